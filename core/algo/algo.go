@@ -1,0 +1,243 @@
+// Package algo is the algorithm contract's registry: every algorithm package
+// registers a Spec describing itself (name, source text, configuration with
+// defaults, commands, observable state, messages, promised properties) and a
+// constructor. The scenario binding, the CLI's list and the API reference
+// are all generated from these specs.
+package algo
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"dsim/core/sim"
+)
+
+// ParamType is the type of a configuration value.
+type ParamType string
+
+const (
+	Int   ParamType = "int"
+	Float ParamType = "float"
+	Bool  ParamType = "bool"
+	Str   ParamType = "string"
+)
+
+// Param is one configuration key.
+type Param struct {
+	Name    string
+	Type    ParamType
+	Default any // int, float64, bool or string, matching Type
+	Doc     string
+	Min     float64 // inclusive bounds for Int and Float; Min == Max: none
+	Max     float64
+}
+
+// CommandSpec documents a command nodes accept.
+type CommandSpec struct {
+	Name string
+	Args string // e.g. "", "to=<id>", "duration=<ticks>"
+	Doc  string
+}
+
+// StateKey documents an observable state key.
+type StateKey struct {
+	Key string
+	Doc string
+}
+
+// Spec is an algorithm's registry entry.
+type Spec struct {
+	Name        string // family.name, e.g. "election.bully"
+	Summary     string // one line
+	Description string // the rules implemented and the seed text and variant they follow
+	Topology    string // the topology it expects by default, e.g. "ring"
+	Config      []Param
+	Commands    []CommandSpec
+	State       []StateKey
+	// Messages are zero values of the message types, so scenarios can build
+	// hand-made messages by kind.
+	Messages   []sim.Message
+	Properties []string // e.g. "election.agreement"
+	// New returns the node factory for a validated configuration.
+	New func(cfg Values) (sim.Factory, error)
+}
+
+// Family is the part of the name before the dot.
+func (s *Spec) Family() string {
+	f, _, _ := strings.Cut(s.Name, ".")
+	return f
+}
+
+var registry = map[string]*Spec{}
+
+// Register adds an algorithm; it panics on a duplicate or malformed spec,
+// which is a programming error caught by any test.
+func Register(s Spec) {
+	if !strings.Contains(s.Name, ".") || s.New == nil || s.Summary == "" || s.Description == "" {
+		panic("algo: incomplete spec " + s.Name)
+	}
+	if _, dup := registry[s.Name]; dup {
+		panic("algo: duplicate " + s.Name)
+	}
+	for _, p := range s.Config {
+		if _, err := p.coerce(p.Default); err != nil {
+			panic(fmt.Sprintf("algo: %s: bad default: %v", s.Name, err))
+		}
+	}
+	registry[s.Name] = &s
+}
+
+// Lookup finds an algorithm by name; the error lists the known names.
+func Lookup(name string) (*Spec, error) {
+	if s, ok := registry[name]; ok {
+		return s, nil
+	}
+	return nil, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the registered algorithms, sorted.
+func Names() []string {
+	out := make([]string, 0, len(registry))
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// All returns the specs sorted by name.
+func All() []*Spec {
+	out := make([]*Spec, 0, len(registry))
+	for _, n := range Names() {
+		out = append(out, registry[n])
+	}
+	return out
+}
+
+// Values is a validated configuration: every key of the spec is present with
+// its declared type.
+type Values map[string]any
+
+func (v Values) Int(k string) int       { return v[k].(int) }
+func (v Values) Float(k string) float64 { return v[k].(float64) }
+func (v Values) Bool(k string) bool     { return v[k].(bool) }
+func (v Values) String(k string) string { return v[k].(string) }
+func (v Values) Time(k string) sim.Time { return sim.Time(v[k].(int)) }
+func (v Values) ID(k string) sim.NodeID { return sim.NodeID(v[k].(int)) }
+
+// Resolve checks user-given settings against the spec and fills defaults.
+// Errors name the offending key.
+func (s *Spec) Resolve(given map[string]any) (Values, error) {
+	out := Values{}
+	for _, p := range s.Config {
+		out[p.Name] = p.Default
+	}
+	keys := make([]string, 0, len(given))
+	for k := range given {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		p := s.param(k)
+		if p == nil {
+			return nil, fmt.Errorf("config key %q is not known to %s (known: %s)", k, s.Name, s.paramNames())
+		}
+		v, err := p.coerce(given[k])
+		if err != nil {
+			return nil, fmt.Errorf("config key %q: %v", k, err)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func (s *Spec) param(name string) *Param {
+	for i := range s.Config {
+		if s.Config[i].Name == name {
+			return &s.Config[i]
+		}
+	}
+	return nil
+}
+
+func (s *Spec) paramNames() string {
+	if len(s.Config) == 0 {
+		return "none"
+	}
+	names := make([]string, len(s.Config))
+	for i, p := range s.Config {
+		names[i] = p.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func (p *Param) coerce(v any) (any, error) {
+	num, isNum := toFloat(v)
+	switch p.Type {
+	case Int:
+		if !isNum || num != math.Trunc(num) || math.Abs(num) > 1<<53 {
+			return nil, fmt.Errorf("want an integer, got %s", describe(v))
+		}
+		if err := p.bounds(num); err != nil {
+			return nil, err
+		}
+		return int(num), nil
+	case Float:
+		if !isNum || math.IsNaN(num) || math.IsInf(num, 0) {
+			return nil, fmt.Errorf("want a number, got %s", describe(v))
+		}
+		if err := p.bounds(num); err != nil {
+			return nil, err
+		}
+		return num, nil
+	case Bool:
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("want true or false, got %s", describe(v))
+		}
+		return b, nil
+	case Str:
+		str, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("want a string, got %s", describe(v))
+		}
+		return str, nil
+	}
+	return nil, fmt.Errorf("unknown parameter type %q", p.Type)
+}
+
+func (p *Param) bounds(x float64) error {
+	if p.Min == p.Max {
+		return nil
+	}
+	if x < p.Min || x > p.Max {
+		return fmt.Errorf("%g is outside [%g, %g]", x, p.Min, p.Max)
+	}
+	return nil
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+func describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nothing"
+	case string:
+		return fmt.Sprintf("the string %q", x)
+	case float64:
+		return fmt.Sprintf("%g", x)
+	}
+	return fmt.Sprintf("a %T", v)
+}

@@ -1,0 +1,164 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"dsim/core/trace"
+)
+
+// nodeRT is the runtime record of one process and, through its methods, the
+// Context its Node sees. Calls from a process that has crashed in the
+// meantime (a scenario hook can crash it mid-handler) have no effect.
+
+func (rt *nodeRT) local(t Time) Time {
+	if rt.drift == 0 {
+		return rt.offset + t
+	}
+	return rt.offset + t + Time(math.Floor(float64(t)*rt.drift))
+}
+
+func (rt *nodeRT) Self() NodeID { return rt.id }
+func (rt *nodeRT) N() int       { return len(rt.s.ids) }
+func (rt *nodeRT) Now() Time    { return rt.local(rt.s.now) }
+
+func (rt *nodeRT) Peers() []NodeID {
+	if rt.peers == nil {
+		ids := rt.s.ids
+		rt.peers = make([]NodeID, 0, len(ids)-1)
+		for k := 1; k < len(ids); k++ {
+			rt.peers = append(rt.peers, ids[(int(rt.idx)+k)%len(ids)])
+		}
+	}
+	return rt.peers
+}
+
+func (rt *nodeRT) Neighbors() []NodeID {
+	adj := rt.s.cfg.Topology.Adj
+	if adj == nil {
+		return rt.Peers()
+	}
+	if rt.nbrs == nil {
+		rt.nbrs = make([]NodeID, len(adj[rt.idx]))
+		for k, j := range adj[rt.idx] {
+			rt.nbrs[k] = rt.s.ids[j]
+		}
+	}
+	return rt.nbrs
+}
+
+func (rt *nodeRT) Neighbor(dir int) NodeID {
+	n := len(rt.s.ids)
+	k := (int(rt.idx) + dir%n + n) % n
+	return rt.s.ids[k]
+}
+
+func (rt *nodeRT) Send(to NodeID, m Message) {
+	if rt.up {
+		rt.s.send(rt.idx, to, m)
+	}
+}
+
+func (rt *nodeRT) Broadcast(m Message) {
+	for _, to := range rt.Neighbors() {
+		rt.Send(to, m)
+	}
+}
+
+// trueDelay converts a span of the node's local clock into true ticks: the
+// smallest true span over which the local clock advances by at least d.
+func (rt *nodeRT) trueDelay(d Duration) Time {
+	if d <= 0 {
+		return 0
+	}
+	if rt.drift == 0 {
+		return d
+	}
+	now := rt.s.now
+	start := rt.local(now)
+	dt := Time(math.Ceil(float64(d) / (1 + rt.drift)))
+	for dt > 1 && rt.local(now+dt-1)-start >= d {
+		dt--
+	}
+	for rt.local(now+dt)-start < d {
+		dt++
+	}
+	return dt
+}
+
+func (rt *nodeRT) SetTimer(d Duration, tag string) {
+	if !rt.up {
+		return
+	}
+	s := rt.s
+	s.timerID++
+	if rt.timers == nil {
+		rt.timers = map[string]uint64{}
+	}
+	rt.timers[tag] = s.timerID
+	s.push(event{at: s.now + rt.trueDelay(d), kind: evTimer, tag: tag, aux: s.timerID, to: rt.idx, gen: rt.gen})
+}
+
+func (rt *nodeRT) CancelTimer(tag string) { delete(rt.timers, tag) }
+
+func (rt *nodeRT) Suspected(id NodeID) bool { return rt.s.Suspected(id) }
+
+func (rt *nodeRT) Rand() *rand.Rand {
+	if rt.rng == nil {
+		rt.rng = Stream(rt.s.cfg.Seed, "node", uint64(uint32(rt.id))<<32|uint64(rt.gen))
+	}
+	return rt.rng
+}
+
+func (rt *nodeRT) Set(key string, v any) {
+	if !rt.up {
+		return
+	}
+	if err := checkValue(v); err != nil {
+		panic(fmt.Sprintf("%v (key %q)", err, key))
+	}
+	var old any
+	found := false
+	for i := range rt.state {
+		if rt.state[i].Key == key {
+			old, found = rt.state[i].Value, true
+			if sameValue(old, v) {
+				return
+			}
+			rt.state[i].Value = cloneValue(v)
+			break
+		}
+	}
+	if !found {
+		if v == nil {
+			return
+		}
+		rt.state = append(rt.state, KV{Key: key, Value: cloneValue(v)})
+	}
+	s := rt.s
+	if s.tracing() {
+		ev := s.begin(trace.State, rt.idx)
+		ev.Key, ev.Old, ev.New = key, old, cloneValue(v)
+		s.emit()
+	}
+}
+
+func (rt *nodeRT) Get(key string) any {
+	for _, kv := range rt.state {
+		if kv.Key == key {
+			return kv.Value
+		}
+	}
+	return nil
+}
+
+func (rt *nodeRT) Log(format string, args ...any) {
+	s := rt.s
+	if !rt.up || !s.tracing() {
+		return
+	}
+	ev := s.begin(trace.Log, rt.idx)
+	ev.Text = fmt.Sprintf(format, args...)
+	s.emit()
+}

@@ -1,0 +1,323 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"dsim/core/trace"
+)
+
+// This file holds what a scenario can do to a run from outside the
+// processes: faults, network changes, clocks, commands and hand-made
+// messages. Every method validates its input and returns an error rather
+// than panicking, because the input comes from user scripts.
+
+func (s *Sim) mustIndex(id NodeID) (int32, error) {
+	i, ok := s.index(id)
+	if !ok {
+		return 0, fmt.Errorf("no process %d", id)
+	}
+	return i, nil
+}
+
+// Crash stops process id now: its state, timers and pending deliveries are
+// lost.
+func (s *Sim) Crash(id NodeID) error {
+	i, err := s.mustIndex(id)
+	if err != nil {
+		return err
+	}
+	rt := &s.nodes[i]
+	if !rt.up {
+		return fmt.Errorf("process %d is already crashed", id)
+	}
+	rt.up = false
+	rt.gen++
+	rt.node, rt.timers, rt.state, rt.rng = nil, nil, nil, nil
+	if s.tracing() {
+		s.begin(trace.Crash, i)
+		s.emit()
+	}
+	s.push(event{at: s.now + s.cfg.DetectDelay, kind: evDetect, to: i, gen: rt.gen})
+	return nil
+}
+
+// Recover restarts process id with fresh state; Start runs at once.
+func (s *Sim) Recover(id NodeID) error {
+	i, err := s.mustIndex(id)
+	if err != nil {
+		return err
+	}
+	rt := &s.nodes[i]
+	if rt.up {
+		return fmt.Errorf("process %d is not crashed", id)
+	}
+	rt.up = true
+	rt.gen++
+	rt.booted = true
+	rt.node = s.cfg.Factory(rt.id)
+	if s.tracing() {
+		s.begin(trace.Recover, i)
+		s.emit()
+	}
+	s.push(event{at: s.now + s.cfg.DetectDelay, kind: evDetect, to: i, gen: rt.gen})
+	if rt.up {
+		rt.node.Start(rt)
+	}
+	return nil
+}
+
+// Up reports whether process id is running.
+func (s *Sim) Up(id NodeID) bool {
+	i, ok := s.index(id)
+	return ok && s.nodes[i].up
+}
+
+// Partition splits the network: processes in different groups cannot reach
+// each other; processes named in no group form one more group together.
+func (s *Sim) Partition(groups [][]NodeID) error {
+	next := make([]int32, len(s.group))
+	for g, ids := range groups {
+		for _, id := range ids {
+			i, err := s.mustIndex(id)
+			if err != nil {
+				return err
+			}
+			if next[i] != 0 {
+				return fmt.Errorf("process %d is in two groups", id)
+			}
+			next[i] = int32(g) + 1
+		}
+	}
+	copy(s.group, next)
+	if s.tracing() {
+		ev := s.begin(trace.Partition, -1)
+		ev.Text = formatGroups(groups)
+		s.emit()
+	}
+	return nil
+}
+
+func formatGroups(groups [][]NodeID) string {
+	out := ""
+	for i, g := range groups {
+		if i > 0 {
+			out += " | "
+		}
+		out += formatValue(g)
+	}
+	return out
+}
+
+// Cut disconnects the link between a and b, both ways.
+func (s *Sim) Cut(a, b NodeID) error { return s.setCut(a, b, true) }
+
+// Mend reconnects a link that Cut disconnected.
+func (s *Sim) Mend(a, b NodeID) error { return s.setCut(a, b, false) }
+
+func (s *Sim) setCut(a, b NodeID, cut bool) error {
+	i, err := s.mustIndex(a)
+	if err != nil {
+		return err
+	}
+	j, err := s.mustIndex(b)
+	if err != nil {
+		return err
+	}
+	k := linkKey(min(i, j), max(i, j))
+	t := trace.Heal
+	if cut {
+		if s.cut == nil {
+			s.cut = map[uint64]bool{}
+		}
+		s.cut[k] = true
+		t = trace.Partition
+	} else {
+		delete(s.cut, k)
+	}
+	if s.tracing() {
+		ev := s.begin(t, -1)
+		ev.Text = fmt.Sprintf("%d-%d", a, b)
+		s.emit()
+	}
+	return nil
+}
+
+// Heal removes every partition and cut link.
+func (s *Sim) Heal() {
+	clear(s.group)
+	s.cut = nil
+	if s.tracing() {
+		ev := s.begin(trace.Heal, -1)
+		ev.Text = "all"
+		s.emit()
+	}
+}
+
+// SetLink overrides the model of the directed link from a to b.
+func (s *Sim) SetLink(a, b NodeID, l Link) error {
+	if err := l.Validate(); err != nil {
+		return err
+	}
+	i, err := s.mustIndex(a)
+	if err != nil {
+		return err
+	}
+	j, err := s.mustIndex(b)
+	if err != nil {
+		return err
+	}
+	if s.links == nil {
+		s.links = map[uint64]Link{}
+	}
+	s.links[linkKey(i, j)] = l
+	return nil
+}
+
+// Link returns the model of the directed link from a to b.
+func (s *Sim) Link(a, b NodeID) (Link, error) {
+	i, err := s.mustIndex(a)
+	if err != nil {
+		return Link{}, err
+	}
+	j, err := s.mustIndex(b)
+	if err != nil {
+		return Link{}, err
+	}
+	return *s.link(i, j), nil
+}
+
+// SetDefaultLink changes the model of every link without an override.
+func (s *Sim) SetDefaultLink(l Link) error {
+	if err := l.Validate(); err != nil {
+		return err
+	}
+	s.cfg.Link = l
+	return nil
+}
+
+// SetClock sets process id's local clock: local = offset + t + floor(t*drift)
+// for true time t. drift is a rate, e.g. 0.01 runs 1% fast.
+func (s *Sim) SetClock(id NodeID, offset Time, drift float64) error {
+	i, err := s.mustIndex(id)
+	if err != nil {
+		return err
+	}
+	if math.IsNaN(drift) || drift <= -0.5 || drift >= 0.5 {
+		return fmt.Errorf("drift %g is outside (-0.5, 0.5)", drift)
+	}
+	s.nodes[i].offset, s.nodes[i].drift = offset, drift
+	return nil
+}
+
+// LocalTime reads process id's local clock.
+func (s *Sim) LocalTime(id NodeID) (Time, error) {
+	i, err := s.mustIndex(id)
+	if err != nil {
+		return 0, err
+	}
+	return s.nodes[i].local(s.now), nil
+}
+
+// Inject sends a hand-made message from process from to process to, through
+// the network model, as if from had sent it (even when from is crashed).
+func (s *Sim) Inject(from, to NodeID, m Message) error {
+	i, err := s.mustIndex(from)
+	if err != nil {
+		return err
+	}
+	s.send(i, to, m)
+	return nil
+}
+
+// Command gives process id a command. A crashed process cannot take one.
+func (s *Sim) Command(id NodeID, name string, args Args) error {
+	i, err := s.mustIndex(id)
+	if err != nil {
+		return err
+	}
+	rt := &s.nodes[i]
+	if !rt.up {
+		return fmt.Errorf("process %d is crashed", id)
+	}
+	if !rt.booted {
+		rt.booted = true
+		rt.node = s.cfg.Factory(rt.id)
+		rt.node.Start(rt)
+	}
+	if s.tracing() {
+		ev := s.begin(trace.Command, i)
+		ev.Kind, ev.Text = name, args.String()
+		s.emit()
+	}
+	return rt.node.Command(rt, name, args)
+}
+
+// State returns process id's observable state, in the order keys were first
+// set. A crashed process has none.
+func (s *Sim) State(id NodeID) []KV {
+	i, ok := s.index(id)
+	if !ok {
+		return nil
+	}
+	return s.nodes[i].state
+}
+
+// Get returns one observable value of process id (nil when unset).
+func (s *Sim) Get(id NodeID, key string) any {
+	for _, kv := range s.State(id) {
+		if kv.Key == key {
+			return kv.Value
+		}
+	}
+	return nil
+}
+
+// Suspected reports the failure detector's current view of id.
+func (s *Sim) Suspected(id NodeID) bool {
+	i, ok := s.index(id)
+	return ok && s.suspects[i]
+}
+
+// KindStats counts the messages of one kind.
+type KindStats struct {
+	Kind                     string
+	Sent, Delivered, Dropped uint64
+}
+
+// kindStats finds the counters of a kind. Kinds are few and their strings
+// are usually the same constant, so a linear scan beats a map here.
+func (s *Sim) kindStats(kind string) *KindStats {
+	for i := range s.kinds {
+		if s.kinds[i].Kind == kind {
+			return &s.kinds[i]
+		}
+	}
+	s.kinds = append(s.kinds, KindStats{Kind: kind})
+	return &s.kinds[len(s.kinds)-1]
+}
+
+// Stats summarises a run so far.
+type Stats struct {
+	Events                   uint64
+	Time                     Time
+	Sent, Delivered, Dropped uint64
+	Kinds                    []KindStats       // sorted by kind
+	DropReasons              map[string]uint64 // by reason
+}
+
+// Stats returns the counters so far.
+func (s *Sim) Stats() Stats {
+	st := Stats{Events: s.events, Time: s.now, Kinds: append([]KindStats(nil), s.kinds...), DropReasons: map[string]uint64{}}
+	sort.Slice(st.Kinds, func(a, b int) bool { return st.Kinds[a].Kind < st.Kinds[b].Kind })
+	for _, k := range st.Kinds {
+		st.Sent += k.Sent
+		st.Delivered += k.Delivered
+		st.Dropped += k.Dropped
+	}
+	for r, n := range s.reasons {
+		st.DropReasons[r] = n
+	}
+	return st
+}

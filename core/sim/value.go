@@ -1,0 +1,87 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// formatValue renders an observable or argument value the same way on every
+// platform (no %v of floats or maps).
+func formatValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case string:
+		return strconv.Quote(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case NodeID:
+		return strconv.Itoa(int(x))
+	case Time:
+		return strconv.FormatInt(int64(x), 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case []int:
+		return formatList(len(x), func(i int) string { return strconv.Itoa(x[i]) })
+	case []NodeID:
+		return formatList(len(x), func(i int) string { return strconv.Itoa(int(x[i])) })
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func formatList(n int, at func(int) string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(at(i))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// sameValue compares two observable values, slices element by element.
+func sameValue(a, b any) bool {
+	switch x := a.(type) {
+	case []int:
+		y, ok := b.([]int)
+		return ok && slices.Equal(x, y)
+	case []NodeID:
+		y, ok := b.([]NodeID)
+		return ok && slices.Equal(x, y)
+	}
+	switch b.(type) {
+	case []int, []NodeID:
+		return false
+	}
+	return a == b
+}
+
+// checkValue rejects state values the trace cannot encode faithfully.
+func checkValue(v any) error {
+	switch v.(type) {
+	case nil, string, bool, int, int64, NodeID, Time, float64, []int, []NodeID:
+		return nil
+	}
+	return fmt.Errorf("sim: state value of type %T is not supported", v)
+}
+
+// cloneValue copies slices so a node mutating its own slice later does not
+// rewrite recorded history.
+func cloneValue(v any) any {
+	switch x := v.(type) {
+	case []int:
+		return append([]int(nil), x...)
+	case []NodeID:
+		return append([]NodeID(nil), x...)
+	}
+	return v
+}

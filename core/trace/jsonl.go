@@ -1,0 +1,293 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Header opens the events of one world in a JSONL trace. A scenario that
+// builds several worlds (a sweep) writes one header before each world's
+// events.
+type Header struct {
+	Schema    int       `json:"schema"`
+	World     int       `json:"world"` // 1-based, in creation order
+	Algorithm string    `json:"algorithm"`
+	Seed      uint64    `json:"seed"`
+	Topology  string    `json:"topology"`
+	IDs       []int     `json:"ids"`    // ring order
+	Adj       [][]int   `json:"adj"`    // neighbours by id, per process in IDs order; null: complete
+	Arity     int       `json:"arity"`  // tree layout hint
+	Cols      int       `json:"cols"`   // grid layout hint
+	Config    []Setting `json:"config"` // resolved algorithm configuration, sorted by key
+}
+
+// Setting is one configuration entry of a header.
+type Setting struct {
+	Key   string
+	Value any
+}
+
+// AppendHeader appends the JSONL header line (with its newline).
+func AppendHeader(b []byte, h *Header) []byte {
+	b = append(b, `{"type":"world","schema":`...)
+	b = strconv.AppendInt(b, int64(Schema), 10)
+	b = append(b, `,"world":`...)
+	b = strconv.AppendInt(b, int64(h.World), 10)
+	b = append(b, `,"algorithm":`...)
+	b = AppendString(b, h.Algorithm)
+	b = append(b, `,"seed":`...)
+	b = strconv.AppendUint(b, h.Seed, 10)
+	b = append(b, `,"topology":`...)
+	b = AppendString(b, h.Topology)
+	b = append(b, `,"ids":`...)
+	b = AppendJSON(b, h.IDs)
+	b = append(b, `,"adj":`...)
+	if h.Adj == nil {
+		b = append(b, "null"...)
+	} else {
+		b = AppendJSON(b, h.Adj)
+	}
+	b = append(b, `,"arity":`...)
+	b = strconv.AppendInt(b, int64(h.Arity), 10)
+	b = append(b, `,"cols":`...)
+	b = strconv.AppendInt(b, int64(h.Cols), 10)
+	b = append(b, `,"config":{`...)
+	for i, kv := range h.Config {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendString(b, kv.Key)
+		b = append(b, ':')
+		b = AppendJSON(b, kv.Value)
+	}
+	return append(b, "}}\n"...)
+}
+
+// AppendJSONL appends one event as a JSONL line (with its newline). Fields
+// come in a fixed order: t, seq, type, node, local, then the type's own.
+func AppendJSONL(b []byte, e *Event) []byte {
+	b = append(b, `{"t":`...)
+	b = strconv.AppendInt(b, e.T, 10)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendUint(b, e.Seq, 10)
+	b = append(b, `,"type":"`...)
+	b = append(b, e.Type.String()...)
+	b = append(b, '"')
+	if e.Node != NoNode {
+		b = append(b, `,"node":`...)
+		b = strconv.AppendInt(b, int64(e.Node), 10)
+		b = append(b, `,"local":`...)
+		b = strconv.AppendInt(b, e.Local, 10)
+	}
+	switch e.Type {
+	case Send, Deliver, Drop:
+		b = append(b, `,"from":`...)
+		b = strconv.AppendInt(b, int64(e.From), 10)
+		b = append(b, `,"to":`...)
+		b = strconv.AppendInt(b, int64(e.To), 10)
+		b = append(b, `,"kind":`...)
+		b = AppendString(b, e.Kind)
+		b = append(b, `,"id":`...)
+		b = strconv.AppendUint(b, e.MsgID, 10)
+		b = append(b, `,"msg":`...)
+		b = AppendJSON(b, e.Msg)
+		if e.Type == Drop {
+			b = append(b, `,"reason":`...)
+			b = AppendString(b, e.Reason)
+		}
+	case Timer:
+		b = append(b, `,"tag":`...)
+		b = AppendString(b, e.Tag)
+	case State:
+		b = append(b, `,"key":`...)
+		b = AppendString(b, e.Key)
+		b = append(b, `,"old":`...)
+		b = AppendJSON(b, e.Old)
+		b = append(b, `,"value":`...)
+		b = AppendJSON(b, e.New)
+	case Log, Partition, Heal:
+		b = append(b, `,"text":`...)
+		b = AppendString(b, e.Text)
+	case Command:
+		b = append(b, `,"name":`...)
+		b = AppendString(b, e.Kind)
+		b = append(b, `,"args":`...)
+		b = AppendString(b, e.Text)
+	case Check:
+		b = append(b, `,"pass":`...)
+		b = strconv.AppendBool(b, e.Pass)
+		b = append(b, `,"text":`...)
+		b = AppendString(b, e.Text)
+	}
+	if e.Line > 0 {
+		b = append(b, `,"line":`...)
+		b = strconv.AppendInt(b, int64(e.Line), 10)
+	}
+	return append(b, "}\n"...)
+}
+
+// World is one world's part of a trace.
+type World struct {
+	Header Header
+	Events []Event
+}
+
+// jsonLine is the union of every field a JSONL line may carry.
+type jsonLine struct {
+	T      *int64          `json:"t"`
+	Seq    *uint64         `json:"seq"`
+	Type   string          `json:"type"`
+	Node   *int            `json:"node"`
+	Local  int64           `json:"local"`
+	From   int             `json:"from"`
+	To     int             `json:"to"`
+	Kind   string          `json:"kind"`
+	ID     uint64          `json:"id"`
+	Msg    json.RawMessage `json:"msg"`
+	Reason string          `json:"reason"`
+	Tag    string          `json:"tag"`
+	Key    string          `json:"key"`
+	Old    json.RawMessage `json:"old"`
+	Value  json.RawMessage `json:"value"`
+	Text   string          `json:"text"`
+	Name   string          `json:"name"`
+	Args   string          `json:"args"`
+	Pass   bool            `json:"pass"`
+	Line   int             `json:"line"`
+
+	Schema    int             `json:"schema"`
+	World     int             `json:"world"`
+	Algorithm string          `json:"algorithm"`
+	SeedNum   uint64          `json:"seed"`
+	Topology  string          `json:"topology"`
+	IDs       []int           `json:"ids"`
+	Adj       [][]int         `json:"adj"`
+	Arity     int             `json:"arity"`
+	Cols      int             `json:"cols"`
+	Config    json.RawMessage `json:"config"`
+}
+
+// ReadJSONL parses a JSONL trace. Errors name the line. Message and state
+// values come back as Raw, so writing the result again reproduces the input
+// when it was written by this package.
+func ReadJSONL(r io.Reader) ([]World, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var worlds []World
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		lineNo := n + 1
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var l jsonLine
+		if err := json.Unmarshal(line, &l); err != nil {
+			return nil, fmt.Errorf("line %d: %v", lineNo, err)
+		}
+		if l.Type == "world" {
+			if l.Schema != Schema {
+				return nil, fmt.Errorf("line %d: schema %d is not supported (this reader knows %d)", lineNo, l.Schema, Schema)
+			}
+			h := Header{Schema: l.Schema, World: l.World, Algorithm: l.Algorithm, Seed: l.SeedNum,
+				Topology: l.Topology, IDs: l.IDs, Adj: l.Adj, Arity: l.Arity, Cols: l.Cols}
+			cfg, err := readConfig(l.Config)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: config: %v", lineNo, err)
+			}
+			h.Config = cfg
+			worlds = append(worlds, World{Header: h})
+			continue
+		}
+		if len(worlds) == 0 {
+			return nil, fmt.Errorf("line %d: event before the first world header", lineNo)
+		}
+		typ, ok := ParseType(l.Type)
+		if !ok {
+			return nil, fmt.Errorf("line %d: unknown event type %q", lineNo, l.Type)
+		}
+		if l.T == nil || l.Seq == nil {
+			return nil, fmt.Errorf("line %d: missing t or seq", lineNo)
+		}
+		e := Event{T: *l.T, Seq: *l.Seq, Type: typ, Node: NoNode, Local: l.Local, Line: l.Line}
+		if l.Node != nil {
+			e.Node = *l.Node
+		}
+		switch typ {
+		case Send, Deliver, Drop:
+			e.From, e.To, e.Kind, e.MsgID, e.Msg, e.Reason = l.From, l.To, l.Kind, l.ID, raw(l.Msg), l.Reason
+		case Timer:
+			e.Tag = l.Tag
+		case State:
+			e.Key, e.Old, e.New = l.Key, raw(l.Old), raw(l.Value)
+		case Log, Partition, Heal:
+			e.Text = l.Text
+		case Command:
+			e.Kind, e.Text = l.Name, l.Args
+		case Check:
+			e.Pass, e.Text = l.Pass, l.Text
+		}
+		w := &worlds[len(worlds)-1]
+		w.Events = append(w.Events, e)
+	}
+	return worlds, nil
+}
+
+// raw keeps a JSON value verbatim; an absent value or null reads as nil.
+func raw(m json.RawMessage) any {
+	if len(m) == 0 || string(m) == "null" {
+		return nil
+	}
+	return Raw(bytes.Clone(m))
+}
+
+func readConfig(m json.RawMessage) ([]Setting, error) {
+	if len(m) == 0 || string(m) == "null" {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(m))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("want an object")
+	}
+	var out []Setting
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, Setting{tok.(string), Raw(bytes.Clone(v))})
+	}
+	return out, nil
+}
+
+// WriteJSONL writes worlds as a JSONL trace.
+func WriteJSONL(w io.Writer, worlds []World) error {
+	var b []byte
+	for i := range worlds {
+		b = AppendHeader(b[:0], &worlds[i].Header)
+		for k := range worlds[i].Events {
+			b = AppendJSONL(b, &worlds[i].Events[k])
+			if len(b) > 1<<16 {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}

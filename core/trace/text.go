@@ -1,0 +1,182 @@
+package trace
+
+import (
+	"io"
+	"strconv"
+)
+
+// AppendText appends one event in the readable text form used for golden
+// files and terminals, e.g.
+//
+//	t=12     P3  send ELECTION id=3 -> P5 [m7]
+//
+// Message fields are written as key=value with JSON values.
+func AppendText(b []byte, e *Event) []byte {
+	b = append(b, "t="...)
+	t := len(b)
+	b = strconv.AppendInt(b, e.T, 10)
+	for len(b)-t < 6 {
+		b = append(b, ' ')
+	}
+	b = append(b, ' ')
+	if e.Node != NoNode {
+		b = append(b, 'P')
+		b = strconv.AppendInt(b, int64(e.Node), 10)
+		b = append(b, ' ')
+	}
+	b = append(b, e.Type.String()...)
+	switch e.Type {
+	case Send, Deliver, Drop:
+		b = append(b, ' ')
+		b = append(b, e.Kind...)
+		b = appendFields(b, e.Msg)
+		if e.Type == Deliver {
+			b = append(b, " <- P"...)
+			b = strconv.AppendInt(b, int64(e.From), 10)
+		} else {
+			b = append(b, " -> P"...)
+			b = strconv.AppendInt(b, int64(e.To), 10)
+		}
+		b = append(b, " [m"...)
+		b = strconv.AppendUint(b, e.MsgID, 10)
+		b = append(b, ']')
+		if e.Type == Drop {
+			b = append(b, ": "...)
+			b = append(b, e.Reason...)
+		}
+	case Timer:
+		b = append(b, ' ')
+		b = append(b, e.Tag...)
+	case State:
+		b = append(b, ' ')
+		b = append(b, e.Key...)
+		b = append(b, ": "...)
+		b = AppendJSON(b, e.Old)
+		b = append(b, " -> "...)
+		b = AppendJSON(b, e.New)
+	case Log, Partition, Heal:
+		b = append(b, ' ')
+		b = append(b, e.Text...)
+	case Command:
+		b = append(b, ' ')
+		b = append(b, e.Kind...)
+		if e.Text != "" {
+			b = append(b, ' ')
+			b = append(b, e.Text...)
+		}
+	case Check:
+		if e.Pass {
+			b = append(b, " PASS "...)
+		} else {
+			b = append(b, " FAIL "...)
+		}
+		b = append(b, e.Text...)
+	}
+	if e.Line > 0 {
+		b = append(b, " (line "...)
+		b = strconv.AppendInt(b, int64(e.Line), 10)
+		b = append(b, ')')
+	}
+	return append(b, '\n')
+}
+
+// appendFields writes a message's fields as " k=v k=v" using the JSON form
+// of each value; a message that does not encode as an object is written
+// whole.
+func appendFields(b []byte, m any) []byte {
+	js := AppendJSON(nil, m)
+	if string(js) == "{}" || string(js) == "null" {
+		return b
+	}
+	if js[0] != '{' {
+		return append(append(b, ' '), js...)
+	}
+	// Walk the top-level object: "k":v,"k":v — keys are JSON strings
+	// without escapes we need to undo for display, values are copied as is.
+	i := 1
+	for i < len(js)-1 {
+		b = append(b, ' ')
+		end := skipValue(js, i) // the key
+		key, err := strconv.Unquote(string(js[i:end]))
+		if err != nil {
+			key = string(js[i:end])
+		}
+		b = append(b, key...)
+		b = append(b, '=')
+		i = end + 1 // skip ':'
+		end = skipValue(js, i)
+		b = append(b, js[i:end]...)
+		i = end + 1 // skip ',' or the closing '}'
+	}
+	return b
+}
+
+// skipValue returns the end of the JSON value starting at js[i]; js is known
+// to be valid JSON produced by AppendJSON.
+func skipValue(js []byte, i int) int {
+	depth := 0
+	inStr := false
+	for ; i < len(js); i++ {
+		c := js[i]
+		switch {
+		case inStr:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case c == ',' || c == ':':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
+}
+
+// WriteText writes worlds in the text form, each under a "# world" line.
+func WriteText(w io.Writer, worlds []World) error {
+	var b []byte
+	for i := range worlds {
+		h := &worlds[i].Header
+		b = append(b[:0], "# world "...)
+		b = strconv.AppendInt(b, int64(h.World), 10)
+		b = append(b, ": "...)
+		b = append(b, h.Algorithm...)
+		b = append(b, " on "...)
+		b = append(b, h.Topology...)
+		b = append(b, ' ')
+		b = AppendJSON(b, h.IDs)
+		b = append(b, ", seed "...)
+		b = strconv.AppendUint(b, h.Seed, 10)
+		b = append(b, '\n')
+		for k := range worlds[i].Events {
+			b = AppendText(b, &worlds[i].Events[k])
+			if len(b) > 1<<16 {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
