@@ -12,6 +12,13 @@ import (
 // Context its Node sees. Calls from a process that has crashed in the
 // meantime (a scenario hook can crash it mid-handler) have no effect.
 
+// boot makes the node's Node and runs its Start.
+func (rt *nodeRT) boot() {
+	rt.booted = true
+	rt.node = rt.s.cfg.Factory(rt.id)
+	rt.node.Start(rt)
+}
+
 func (rt *nodeRT) local(t Time) Time {
 	if rt.drift == 0 {
 		return rt.offset + t
@@ -23,35 +30,38 @@ func (rt *nodeRT) Self() NodeID { return rt.id }
 func (rt *nodeRT) N() int       { return len(rt.s.ids) }
 func (rt *nodeRT) Now() Time    { return rt.local(rt.s.now) }
 
+// Peers and Neighbors share the kernel's slices: callers must not modify
+// them.
 func (rt *nodeRT) Peers() []NodeID {
-	if rt.peers == nil {
-		ids := rt.s.ids
-		rt.peers = make([]NodeID, 0, len(ids)-1)
-		for k := 1; k < len(ids); k++ {
-			rt.peers = append(rt.peers, ids[(int(rt.idx)+k)%len(ids)])
-		}
-	}
-	return rt.peers
+	n := len(rt.s.ids)
+	i := int(rt.idx)
+	return rt.s.ring2[i+1 : i+n : i+n]
 }
 
 func (rt *nodeRT) Neighbors() []NodeID {
-	adj := rt.s.cfg.Topology.Adj
-	if adj == nil {
+	s := rt.s
+	if s.nbrOff == nil {
 		return rt.Peers()
 	}
-	if rt.nbrs == nil {
-		rt.nbrs = make([]NodeID, len(adj[rt.idx]))
-		for k, j := range adj[rt.idx] {
-			rt.nbrs[k] = rt.s.ids[j]
-		}
-	}
-	return rt.nbrs
+	lo, hi := s.nbrOff[rt.idx], s.nbrOff[rt.idx+1]
+	return s.nbrs[lo:hi:hi]
 }
 
 func (rt *nodeRT) Neighbor(dir int) NodeID {
-	n := len(rt.s.ids)
-	k := (int(rt.idx) + dir%n + n) % n
-	return rt.s.ids[k]
+	ids := rt.s.ids
+	n := len(ids)
+	k := int(rt.idx)
+	if dir > -n && dir < n {
+		k += dir
+	} else {
+		k += dir % n
+	}
+	if k < 0 {
+		k += n
+	} else if k >= n {
+		k -= n
+	}
+	return ids[k]
 }
 
 func (rt *nodeRT) Send(to NodeID, m Message) {
@@ -72,6 +82,7 @@ func (rt *nodeRT) trueDelay(d Duration) Time {
 	if d <= 0 {
 		return 0
 	}
+	d = min(d, MaxDelay)
 	if rt.drift == 0 {
 		return d
 	}
@@ -97,7 +108,7 @@ func (rt *nodeRT) SetTimer(d Duration, tag string) {
 		rt.timers = map[string]uint64{}
 	}
 	rt.timers[tag] = s.timerID
-	s.push(event{at: s.now + rt.trueDelay(d), kind: evTimer, tag: tag, aux: s.timerID, to: rt.idx, gen: rt.gen})
+	s.push(s.now+rt.trueDelay(d), &event{kind: evTimer, tag: tag, aux: s.timerID, to: rt.idx, gen: rt.gen})
 }
 
 func (rt *nodeRT) CancelTimer(tag string) { delete(rt.timers, tag) }

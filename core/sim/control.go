@@ -21,8 +21,9 @@ func (s *Sim) mustIndex(id NodeID) (int32, error) {
 	return i, nil
 }
 
-// Crash stops process id now: its state, timers and pending deliveries are
-// lost.
+// Crash stops process id now: its state and timers are lost, and the
+// messages in flight to it are dropped when they arrive (reason "crashed"),
+// even if it has recovered by then.
 func (s *Sim) Crash(id NodeID) error {
 	i, err := s.mustIndex(id)
 	if err != nil {
@@ -39,11 +40,13 @@ func (s *Sim) Crash(id NodeID) error {
 		s.begin(trace.Crash, i)
 		s.emit()
 	}
-	s.push(event{at: s.now + s.cfg.DetectDelay, kind: evDetect, to: i, gen: rt.gen})
+	s.push(s.now+s.cfg.DetectDelay, &event{kind: evDetect, to: i, gen: rt.gen, aux: detectSuspect})
 	return nil
 }
 
-// Recover restarts process id with fresh state; Start runs at once.
+// Recover restarts process id on a fresh Node; its Start runs at once.
+// Messages sent to it while it was down are delivered if they arrive after
+// the recovery.
 func (s *Sim) Recover(id NodeID) error {
 	i, err := s.mustIndex(id)
 	if err != nil {
@@ -54,16 +57,15 @@ func (s *Sim) Recover(id NodeID) error {
 		return fmt.Errorf("process %d is not crashed", id)
 	}
 	rt.up = true
-	rt.gen++
-	rt.booted = true
-	rt.node = s.cfg.Factory(rt.id)
+	rt.node, rt.timers, rt.state, rt.rng = nil, nil, nil, nil
+	gen := rt.gen
 	if s.tracing() {
 		s.begin(trace.Recover, i)
 		s.emit()
 	}
-	s.push(event{at: s.now + s.cfg.DetectDelay, kind: evDetect, to: i, gen: rt.gen})
-	if rt.up {
-		rt.node.Start(rt)
+	s.push(s.now+s.cfg.DetectDelay, &event{kind: evDetect, to: i, gen: gen, aux: detectTrust})
+	if s.alive(i, gen) {
+		rt.boot()
 	}
 	return nil
 }
@@ -169,9 +171,10 @@ func (s *Sim) SetLink(a, b NodeID, l Link) error {
 		return err
 	}
 	if s.links == nil {
-		s.links = map[uint64]Link{}
+		s.links = map[uint64]*Link{}
 	}
-	s.links[linkKey(i, j)] = l
+	s.links[linkKey(i, j)] = &l
+	s.startFIFO()
 	return nil
 }
 
@@ -194,6 +197,7 @@ func (s *Sim) SetDefaultLink(l Link) error {
 		return err
 	}
 	s.cfg.Link = l
+	s.startFIFO()
 	return nil
 }
 
@@ -241,15 +245,17 @@ func (s *Sim) Command(id NodeID, name string, args Args) error {
 	if !rt.up {
 		return fmt.Errorf("process %d is crashed", id)
 	}
+	gen := rt.gen
 	if !rt.booted {
-		rt.booted = true
-		rt.node = s.cfg.Factory(rt.id)
-		rt.node.Start(rt)
+		rt.boot()
 	}
-	if s.tracing() {
+	if s.tracing() && s.alive(i, gen) {
 		ev := s.begin(trace.Command, i)
 		ev.Kind, ev.Text = name, args.String()
 		s.emit()
+	}
+	if !s.alive(i, gen) { // crashed by an observer meanwhile
+		return fmt.Errorf("process %d crashed before it took the command", id)
 	}
 	return rt.node.Command(rt, name, args)
 }

@@ -125,6 +125,11 @@ func (l Link) Validate() error {
 // The standard library uses assembly for these on amd64, which can differ
 // from the js/wasm result in the last bit, and one bit is enough to change a
 // latency and so the whole trace.
+//
+// Every product that feeds a sum is wrapped in float64(): the spec lets the
+// compiler fuse x*y+z into one FMA instruction (it does on arm64, and on
+// amd64 with GOAMD64=v3), which rounds differently from wasm; an explicit
+// conversion forbids the fusion.
 func detLog(x float64) float64 {
 	const (
 		ln2Hi = 6.93147180369123816490e-01
@@ -153,13 +158,13 @@ func detLog(x float64) float64 {
 	f := f1 - 1
 	k := float64(ki)
 	s := f / (2 + f)
-	s2 := s * s
-	s4 := s2 * s2
-	t1 := s2 * (l1 + s4*(l3+s4*(l5+s4*l7)))
-	t2 := s4 * (l2 + s4*(l4+s4*l6))
+	s2 := float64(s * s)
+	s4 := float64(s2 * s2)
+	t1 := float64(s2 * (l1 + float64(s4*(l3+float64(s4*(l5+float64(s4*l7)))))))
+	t2 := float64(s4 * (l2 + float64(s4*(l4+float64(s4*l6)))))
 	r := t1 + t2
-	hfsq := 0.5 * f * f
-	return k*ln2Hi - ((hfsq - (s*(hfsq+r) + k*ln2Lo)) - f)
+	hfsq := float64(0.5 * f * f)
+	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
 
 func detExp(x float64) float64 {
@@ -186,12 +191,12 @@ func detExp(x float64) float64 {
 	var k int
 	switch {
 	case x < 0:
-		k = int(log2e*x - 0.5)
+		k = int(float64(log2e*x) - 0.5)
 	case x > 0:
-		k = int(log2e*x + 0.5)
+		k = int(float64(log2e*x) + 0.5)
 	}
-	hi := x - float64(k)*ln2Hi
-	lo := float64(k) * ln2Lo
+	hi := x - float64(float64(k)*ln2Hi)
+	lo := float64(float64(k) * ln2Lo)
 	return expmulti(hi, lo, k)
 }
 
@@ -204,8 +209,8 @@ func expmulti(hi, lo float64, k int) float64 {
 		p5 = 4.13813679705723846039e-08
 	)
 	r := hi - lo
-	t := r * r
-	c := r - t*(p1+t*(p2+t*(p3+t*(p4+t*p5))))
-	y := 1 - ((lo - (r*c)/(2-c)) - hi)
+	t := float64(r * r)
+	c := r - float64(t*(p1+float64(t*(p2+float64(t*(p3+float64(t*(p4+float64(t*p5)))))))))
+	y := 1 - ((lo - float64(r*c)/(2-c)) - hi)
 	return math.Ldexp(y, k)
 }

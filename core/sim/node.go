@@ -54,9 +54,11 @@ type Context interface {
 	Self() NodeID
 	// N is the number of processes in the system, crashed ones included.
 	N() int
-	// Peers lists every other process, in the topology's order.
+	// Peers lists every other process in ring order, starting with the
+	// successor. The slice is shared: do not modify it.
 	Peers() []NodeID
-	// Neighbors lists the processes adjacent to this one in the topology.
+	// Neighbors lists the processes adjacent to this one in the topology
+	// (the Peers on a complete graph). The slice is shared: do not modify it.
 	Neighbors() []NodeID
 	// Neighbor walks the topology's ring order: +1 is the successor (the
 	// right neighbour on a ring), -1 the predecessor, +2 the one after.
@@ -67,7 +69,9 @@ type Context interface {
 	// Broadcast sends m to every neighbour.
 	Broadcast(m Message)
 	// SetTimer arms (or re-arms) the timer tag to fire after d ticks of the
-	// node's local clock.
+	// node's local clock: at the first true time its local clock reads at
+	// least d more than now. d <= 0 fires at the current time, after the
+	// events already due then; d is capped at MaxDelay.
 	SetTimer(d Duration, tag string)
 	CancelTimer(tag string)
 	// Suspected reports what the failure detector says of id: true once id

@@ -9,25 +9,22 @@ const (
 	evTimer
 	evStart   // boot a node (index in to)
 	evControl // run a scheduled scenario action (id in aux)
-	evDetect  // failure detector update for node to, incarnation gen
+	evDetect  // failure detector update for node to (aux: detectSuspect or detectTrust)
 )
 
-// event is a queue entry. It is kept small and free of pointers to closures
-// so that the hot path copies 64 bytes and allocates nothing.
+// event is a queue entry. It carries neither its time nor a sequence number:
+// in a bucket both are implied by the slot and the position in the list,
+// and the overflow heap wraps it in a farEvent that adds them. That keeps
+// an entry at 64 bytes, one cache line.
 type event struct {
-	at   Time
-	seq  uint64
 	msg  Message // deliver
 	tag  string  // timer tag
 	aux  uint64  // deliver: message id; timer: timer id; control: action id
 	to   int32   // destination node index
-	from int32   // sender index, or -1 for injected messages
-	gen  uint32  // destination incarnation at scheduling time
+	from int32   // sender index
+	gen  uint32  // destination's crash count when scheduled
+	next int32   // bucket list link: pool index + 1, 0 ends the list
 	kind evKind
-}
-
-func (a *event) before(b *event) bool {
-	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
 }
 
 // bucketBits sets the calendar window: events less than 1<<bucketBits ticks
@@ -39,34 +36,71 @@ const (
 	bucketMask = nBuckets - 1
 )
 
-// queue is a calendar queue with an overflow heap that still yields events in
-// exact (time, seq) order.
+// queue is a calendar queue with an overflow heap that yields events in
+// exact (time, scheduling order) order.
 //
-// A bucket holds the events of a single tick, appended in seq order. An event
-// goes to the overflow heap only when its tick lies beyond the window at the
-// time it is scheduled; since the window only moves forward, every overflow
-// event of a tick was scheduled before every bucket event of that tick, so
-// draining the heap first at equal times keeps seq order.
+// The window [base, base+nBuckets) holds one bucket per tick; base is the
+// time of the last event popped, so it never decreases and every pending
+// event lies at or after it. A bucket holds the events of a single tick
+// (distinct ticks in the window map to distinct slots), appended in
+// scheduling order. An event goes to the overflow heap only when its tick
+// lies beyond the window at the time it is scheduled. Because the window
+// only moves forward, once a tick has entered the window every later event
+// for it goes to its bucket: all overflow events of a tick were scheduled
+// before all bucket events of that tick. Draining the heap first at equal
+// times therefore keeps scheduling order, and the heap orders its own
+// events by (time, seq).
 type queue struct {
-	base    Time // the earliest tick that may still hold events
-	buckets [nBuckets][]event
-	heads   [nBuckets]int32
-	full    [nBuckets / 64]uint64 // bit set: bucket has pending events
-	inBkt   int
-	far     heap
+	base Time
+	seq  uint64 // scheduling counter for overflow events
+	// Buckets are linked lists threaded through one pool of entries, with
+	// a free list: a freed entry is reused at once, so the few entries a
+	// run keeps busy stay in cache instead of each tick touching its own
+	// array.
+	pool  []event
+	free  int32 // free list head: pool index + 1, 0 when empty
+	head  [nBuckets]int32
+	tail  [nBuckets]int32
+	full  [nBuckets / 64]uint64 // bit set: bucket has pending events
+	inBkt int
+	far   farHeap
+
+	// peek's finding, reused by pop: the slot, or -1 for the heap.
+	nextSlot int
+	nextAt   Time
+	peeked   bool
 }
 
 func (q *queue) len() int { return q.inBkt + len(q.far) }
 
-func (q *queue) push(e event) {
-	if e.at < q.base+nBuckets {
-		i := int(e.at) & bucketMask
-		q.buckets[i] = append(q.buckets[i], e)
-		q.full[i>>6] |= 1 << (uint(i) & 63)
-		q.inBkt++
+// push schedules e at time at, which must not be before the last popped
+// event's time.
+func (q *queue) push(at Time, e *event) {
+	q.peeked = false
+	if at-q.base >= nBuckets {
+		q.seq++
+		q.far.push(farEvent{at: at, seq: q.seq, ev: *e})
 		return
 	}
-	q.far.push(e)
+	n := q.free
+	if n == 0 {
+		q.pool = append(q.pool, event{})
+		n = int32(len(q.pool))
+	} else {
+		q.free = q.pool[n-1].next
+	}
+	p := &q.pool[n-1]
+	*p = *e
+	p.next = 0
+	i := int(at) & bucketMask
+	if t := q.tail[i]; t == 0 {
+		q.head[i] = n
+		q.full[i>>6] |= 1 << (uint(i) & 63)
+	} else {
+		q.pool[t-1].next = n
+	}
+	q.tail[i] = n
+	q.inBkt++
 }
 
 // nextBucket returns the slot of the earliest non-empty bucket, scanning
@@ -85,59 +119,84 @@ func (q *queue) nextBucket() int {
 	panic("sim: bucket count out of sync")
 }
 
-// peekTime returns the time of the next event; ok is false when empty.
-func (q *queue) peekTime() (Time, bool) {
+// peek returns the time of the next event; ok is false when empty.
+func (q *queue) peek() (at Time, ok bool) {
 	if q.inBkt == 0 {
 		if len(q.far) == 0 {
 			return 0, false
 		}
-		return q.far[0].at, true
+		q.nextSlot, q.nextAt, q.peeked = -1, q.far[0].at, true
+		return q.nextAt, true
 	}
 	i := q.nextBucket()
-	t := q.buckets[i][q.heads[i]].at
+	t := q.base + Time((i-int(q.base))&bucketMask)
 	if len(q.far) > 0 && q.far[0].at <= t {
-		return q.far[0].at, true
+		q.nextSlot, q.nextAt, q.peeked = -1, q.far[0].at, true
+		return q.nextAt, true
 	}
+	q.nextSlot, q.nextAt, q.peeked = i, t, true
 	return t, true
 }
 
-// pop removes the next event into e; it returns false when empty.
-func (q *queue) pop(e *event) bool {
-	if q.inBkt == 0 {
-		if len(q.far) == 0 {
-			return false
+// pop removes the next event into e and returns its time; ok is false when
+// the queue is empty.
+func (q *queue) pop(e *event) (at Time, ok bool) {
+	if !q.peeked {
+		if _, ok := q.peek(); !ok {
+			return 0, false
 		}
-		q.far.pop(e)
-		q.base = e.at
-		return true
 	}
-	i := q.nextBucket()
-	b := q.buckets[i]
-	h := q.heads[i]
-	if len(q.far) > 0 && q.far[0].at <= b[h].at {
-		q.far.pop(e)
-		q.base = e.at
-		return true
+	q.peeked = false
+	at = q.nextAt
+	q.base = at
+	i := q.nextSlot
+	if i < 0 {
+		*e = q.far.pop()
+		return at, true
 	}
-	*e = b[h]
-	b[h].msg = nil // let the collector have delivered messages
-	h++
-	q.inBkt--
-	if int(h) == len(b) {
-		q.buckets[i] = b[:0]
-		q.heads[i] = 0
+	n := q.head[i]
+	p := &q.pool[n-1]
+	*e = *p
+	q.head[i] = p.next
+	if p.next == 0 {
+		q.tail[i] = 0
 		q.full[i>>6] &^= 1 << (uint(i) & 63)
-	} else {
-		q.heads[i] = h
 	}
-	q.base = e.at
-	return true
+	p.msg = nil // let the collector have delivered messages
+	p.next = q.free
+	q.free = n
+	q.inBkt--
+	return at, true
 }
 
-// heap is a typed binary min-heap on (at, seq): no interface boxing.
-type heap []event
+// each calls f for every pending event, in no particular order.
+func (q *queue) each(f func(at Time, e *event)) {
+	for i := range q.head {
+		at := q.base + Time((i-int(q.base))&bucketMask)
+		for n := q.head[i]; n != 0; n = q.pool[n-1].next {
+			f(at, &q.pool[n-1])
+		}
+	}
+	for k := range q.far {
+		f(q.far[k].at, &q.far[k].ev)
+	}
+}
 
-func (h *heap) push(e event) {
+// farEvent is an overflow heap entry.
+type farEvent struct {
+	at  Time
+	seq uint64
+	ev  event
+}
+
+func (a *farEvent) before(b *farEvent) bool {
+	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
+}
+
+// farHeap is a typed binary min-heap on (at, seq): no interface boxing.
+type farHeap []farEvent
+
+func (h *farHeap) push(e farEvent) {
 	*h = append(*h, e)
 	a := *h
 	i := len(a) - 1
@@ -151,12 +210,12 @@ func (h *heap) push(e event) {
 	}
 }
 
-func (h *heap) pop(e *event) {
+func (h *farHeap) pop() event {
 	a := *h
-	*e = a[0]
+	e := a[0].ev
 	n := len(a) - 1
 	a[0] = a[n]
-	a[n] = event{}
+	a[n] = farEvent{}
 	a = a[:n]
 	i := 0
 	for {
@@ -175,4 +234,5 @@ func (h *heap) pop(e *event) {
 		i = m
 	}
 	*h = a
+	return e
 }

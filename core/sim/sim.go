@@ -3,6 +3,8 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"dsim/core/trace"
@@ -28,10 +30,28 @@ type Config struct {
 	// crashed process, and to trust a recovered one again.
 	DetectDelay Duration
 	// MaxEvents and MaxTime bound the whole run (0: no bound). Reaching one
-	// stops the run with a clear reason rather than letting it spin.
+	// stops the run with a clear reason rather than letting it spin. Callers
+	// that run untrusted scenarios must set at least one of them: a node
+	// that re-arms a zero-delay timer forever never lets the queue empty.
 	MaxEvents uint64
 	MaxTime   Time
 }
+
+// Forever is the latest time anything can be scheduled for; later requests
+// are moved to it, so that time arithmetic never overflows.
+const Forever Time = 1 << 62
+
+// MaxDelay bounds a timer's duration (about 35 years of milliseconds);
+// longer timers are shortened to it.
+const MaxDelay Duration = 1 << 40
+
+// MinID and MaxID bound process ids: they must survive a round trip through
+// the trace (where the lowest int32 marks "no process") and JSON readers
+// that hold numbers as float64.
+const (
+	MinID NodeID = -(1<<31 - 1)
+	MaxID NodeID = 1<<31 - 1
+)
 
 // Observer receives every trace event as it happens. The event is reused
 // after the call returns: copy it to keep it.
@@ -39,18 +59,21 @@ type Observer func(e *trace.Event)
 
 // Sim is one run of one system.
 type Sim struct {
-	cfg   Config
-	now   Time
-	seq   uint64
-	q     queue
-	nodes []nodeRT
-	ids   []NodeID
-	dense []int32 // id-minBase -> index+1, when ids are compact
-	minID NodeID
-	byID  map[NodeID]int32
+	cfg    Config
+	now    Time
+	q      queue
+	nodes  []nodeRT
+	ids    []NodeID
+	ring2  []NodeID // ids twice over: Peers slices it without allocating
+	dense  []int32  // id-minID -> index+1, when ids are compact
+	minID  NodeID
+	byID   map[NodeID]int32
+	nbrs   []NodeID // Adj as ids, node i's at nbrs[nbrOff[i]:nbrOff[i+1]]
+	nbrOff []int32
 
-	links    map[uint64]Link
-	fifo     map[uint64]Time
+	links    map[uint64]*Link
+	fifo     fifoTable
+	fifoOn   bool // see orderFIFO
 	group    []int32
 	cut      map[uint64]bool
 	suspects []bool
@@ -75,19 +98,19 @@ type Sim struct {
 
 type nodeRT struct {
 	s      *Sim
-	idx    int32
-	id     NodeID
 	node   Node
-	up     bool
-	booted bool
-	gen    uint32
-	offset Time
-	drift  float64
 	rng    *rand.Rand
 	timers map[string]uint64
 	state  []KV
-	peers  []NodeID
-	nbrs   []NodeID
+	id     NodeID
+	offset Time
+	drift  float64
+	idx    int32
+	// gen counts crashes: a message or timer scheduled before the latest
+	// crash carries an older gen and is discarded.
+	gen    uint32
+	up     bool
+	booted bool
 }
 
 // KV is one observable state entry.
@@ -102,11 +125,11 @@ func New(cfg Config) (*Sim, error) {
 	if n == 0 {
 		return nil, errors.New("sim: no processes")
 	}
+	if n > math.MaxInt32/2 {
+		return nil, fmt.Errorf("sim: %d processes are too many", n)
+	}
 	if cfg.Factory == nil {
 		return nil, errors.New("sim: no node factory")
-	}
-	if cfg.Topology.Adj != nil && len(cfg.Topology.Adj) != n {
-		return nil, errors.New("sim: adjacency does not match the process count")
 	}
 	if err := cfg.Link.Validate(); err != nil {
 		return nil, err
@@ -114,6 +137,7 @@ func New(cfg Config) (*Sim, error) {
 	if cfg.DetectDelay < 0 {
 		return nil, errors.New("sim: the detector delay must not be negative")
 	}
+	cfg.DetectDelay = min(cfg.DetectDelay, MaxDelay)
 	s := &Sim{
 		cfg:      cfg,
 		ids:      cfg.Topology.IDs,
@@ -124,13 +148,20 @@ func New(cfg Config) (*Sim, error) {
 		lossRng:  Stream(cfg.Seed, "loss", 0),
 		actions:  map[uint64]func(){},
 		reasons:  map[string]uint64{},
+		// With one constant default latency and no overrides every message
+		// takes equally long, so FIFO links keep order by themselves.
+		fifoOn: !cfg.Link.Latency.constant(),
 	}
 	if err := s.indexIDs(); err != nil {
 		return nil, err
 	}
+	if err := s.indexAdj(cfg.Topology.Adj); err != nil {
+		return nil, err
+	}
+	s.ring2 = append(append(make([]NodeID, 0, 2*n), s.ids...), s.ids...)
 	for i, id := range s.ids {
 		s.nodes[i] = nodeRT{s: s, idx: int32(i), id: id, up: true}
-		s.push(event{at: 0, kind: evStart, to: int32(i)})
+		s.push(0, &event{kind: evStart, to: int32(i)})
 	}
 	return s, nil
 }
@@ -138,6 +169,9 @@ func New(cfg Config) (*Sim, error) {
 func (s *Sim) indexIDs() error {
 	lo, hi := s.ids[0], s.ids[0]
 	for _, id := range s.ids {
+		if id < MinID || id > MaxID {
+			return fmt.Errorf("sim: process id %d is outside [%d, %d]", id, MinID, MaxID)
+		}
 		lo, hi = min(lo, id), max(hi, id)
 	}
 	n := len(s.ids)
@@ -158,6 +192,36 @@ func (s *Sim) indexIDs() error {
 			return fmt.Errorf("sim: process id %d appears twice", id)
 		}
 		s.byID[id] = int32(i)
+	}
+	return nil
+}
+
+// indexAdj checks the adjacency and flattens it into ids, so Neighbors
+// allocates nothing.
+func (s *Sim) indexAdj(adj [][]int32) error {
+	if adj == nil {
+		return nil
+	}
+	n := len(s.ids)
+	if len(adj) != n {
+		return fmt.Errorf("sim: adjacency has %d rows for %d processes", len(adj), n)
+	}
+	total := 0
+	for i, row := range adj {
+		for _, j := range row {
+			if j < 0 || int(j) >= n {
+				return fmt.Errorf("sim: adjacency of process %d names index %d, outside [0, %d)", s.ids[i], j, n)
+			}
+		}
+		total += len(row)
+	}
+	s.nbrs = make([]NodeID, 0, total)
+	s.nbrOff = make([]int32, n+1)
+	for i, row := range adj {
+		for _, j := range row {
+			s.nbrs = append(s.nbrs, s.ids[j])
+		}
+		s.nbrOff[i+1] = int32(len(s.nbrs))
 	}
 	return nil
 }
@@ -185,11 +249,7 @@ func Stream(seed uint64, purpose string, k uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, h^(k*0xbf58476d1ce4e5b9)))
 }
 
-func (s *Sim) push(e event) {
-	s.seq++
-	e.seq = s.seq
-	s.q.push(e)
-}
+func (s *Sim) push(at Time, e *event) { s.q.push(min(at, Forever), e) }
 
 // Observe adds an observer. With no observer the kernel builds no trace
 // events at all.
@@ -270,9 +330,9 @@ const (
 
 // Until says when a Run should return; zero fields do not constrain.
 type Until struct {
-	Time   Time   // run every event at or before Time, then set the clock to it
-	Events uint64 // return after this many events
-	Pred   func() bool
+	Time   Time        // run every event at or before Time, then set the clock to it
+	Events uint64      // return after this many events
+	Pred   func() bool // checked before every event: return as soon as it holds
 }
 
 // Result says how a Run ended.
@@ -296,6 +356,8 @@ func (r Result) String() string {
 }
 
 // Run processes events until u is met, the queue empties or a limit is hit.
+// A run that empties the queue reports Quiescent (or ReachedTime when u asks
+// for a later time) even when it also used up MaxEvents exactly.
 func (s *Sim) Run(u Until) Result {
 	s.running = true
 	s.stop = false
@@ -306,36 +368,46 @@ func (s *Sim) Run(u Until) Result {
 		if s.stop {
 			return res(Stopped)
 		}
+		if u.Pred != nil && u.Pred() {
+			return res(Predicate)
+		}
 		if u.Events > 0 && s.events-start >= u.Events {
 			return res(EventCount)
 		}
-		if s.cfg.MaxEvents > 0 && s.events >= s.cfg.MaxEvents {
-			return res(EventLimit)
-		}
-		at, ok := s.q.peekTime()
+		at, ok := s.q.peek()
 		if !ok {
 			if u.Time > s.now {
-				s.now = u.Time
-				return res(ReachedTime)
+				return res(s.advance(u.Time))
 			}
 			return res(Quiescent)
 		}
 		if u.Time > 0 && at > u.Time {
-			s.now = max(s.now, u.Time)
-			return res(ReachedTime)
+			return res(s.advance(u.Time))
 		}
 		if s.cfg.MaxTime > 0 && at > s.cfg.MaxTime {
 			s.now = max(s.now, s.cfg.MaxTime)
 			return res(TimeLimit)
 		}
-		s.step()
-		if u.Pred != nil && u.Pred() {
-			return res(Predicate)
+		if s.cfg.MaxEvents > 0 && s.events >= s.cfg.MaxEvents {
+			return res(EventLimit)
 		}
+		s.step()
 	}
 }
 
-// Step processes the next event; it returns false when there is none.
+// advance moves the clock to t with no event to run before it, stopping at
+// MaxTime.
+func (s *Sim) advance(t Time) StopReason {
+	if s.cfg.MaxTime > 0 && t > s.cfg.MaxTime {
+		s.now = max(s.now, s.cfg.MaxTime)
+		return TimeLimit
+	}
+	s.now = max(s.now, t)
+	return ReachedTime
+}
+
+// Step processes the next event, ignoring the run limits; it returns false
+// when there is none.
 func (s *Sim) Step() bool {
 	if s.q.len() == 0 {
 		return false
@@ -346,8 +418,7 @@ func (s *Sim) Step() bool {
 
 func (s *Sim) step() {
 	var e event
-	s.q.pop(&e)
-	s.now = e.at
+	s.now, _ = s.q.pop(&e)
 	s.events++
 	switch e.kind {
 	case evDeliver:
@@ -357,9 +428,7 @@ func (s *Sim) step() {
 	case evStart:
 		rt := &s.nodes[e.to]
 		if rt.up && rt.gen == e.gen && !rt.booted {
-			rt.booted = true
-			rt.node = s.cfg.Factory(rt.id)
-			rt.node.Start(rt)
+			rt.boot()
 		}
 	case evControl:
 		fn := s.actions[e.aux]
@@ -372,14 +441,25 @@ func (s *Sim) step() {
 
 // At schedules a scenario action at true time t (not before now).
 func (s *Sim) At(t Time, fn func()) {
+	if fn == nil {
+		panic("sim: At with a nil action")
+	}
 	s.actionID++
 	s.actions[s.actionID] = fn
-	s.push(event{at: max(t, s.now), kind: evControl, aux: s.actionID})
+	s.push(max(t, s.now), &event{kind: evControl, aux: s.actionID})
+}
+
+// alive reports whether the incarnation of node i that was current at gen
+// is still up: an observer may crash (and even recover) a node while its
+// event is being traced.
+func (s *Sim) alive(i int32, gen uint32) bool {
+	rt := &s.nodes[i]
+	return rt.up && rt.gen == gen
 }
 
 func (s *Sim) deliver(e *event) {
 	rt := &s.nodes[e.to]
-	if !rt.up || rt.gen != e.gen {
+	if !s.alive(e.to, e.gen) {
 		s.drop(e.to, e.from, rt.id, e.msg, e.aux, "crashed")
 		return
 	}
@@ -388,12 +468,13 @@ func (s *Sim) deliver(e *event) {
 		return
 	}
 	from := s.ids[e.from]
-	s.kindStats(e.msg.Kind()).Delivered++
+	kind := e.msg.Kind()
+	s.kindStats(kind).Delivered++
 	if s.tracing() {
 		ev := s.begin(trace.Deliver, e.to)
-		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg = int(from), int(rt.id), e.msg.Kind(), e.aux, e.msg
+		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg = int(from), int(rt.id), kind, e.aux, e.msg
 		s.emit()
-		if !rt.up { // an observer crashed the receiver
+		if !s.alive(e.to, e.gen) {
 			return
 		}
 	}
@@ -402,7 +483,7 @@ func (s *Sim) deliver(e *event) {
 
 func (s *Sim) fire(e *event) {
 	rt := &s.nodes[e.to]
-	if !rt.up || rt.gen != e.gen || rt.timers[e.tag] != e.aux {
+	if !s.alive(e.to, e.gen) || rt.timers[e.tag] != e.aux {
 		return
 	}
 	delete(rt.timers, e.tag)
@@ -410,28 +491,37 @@ func (s *Sim) fire(e *event) {
 		ev := s.begin(trace.Timer, e.to)
 		ev.Tag = e.tag
 		s.emit()
-		if !rt.up {
+		if !s.alive(e.to, e.gen) {
 			return
 		}
 	}
 	rt.node.Timer(rt, e.tag)
 }
 
+// Detector events: aux says which transition was scheduled.
+const (
+	detectTrust   = 0
+	detectSuspect = 1
+)
+
+// detect applies a detector transition scheduled DetectDelay after a crash
+// or a recovery, if the node stayed in that condition all along.
 func (s *Sim) detect(e *event) {
 	rt := &s.nodes[e.to]
-	if rt.gen != e.gen || s.suspects[e.to] == !rt.up {
+	down := e.aux == detectSuspect
+	if rt.gen != e.gen || rt.up == down || s.suspects[e.to] == down {
 		return
 	}
-	s.suspects[e.to] = !rt.up
+	s.suspects[e.to] = down
 	if s.tracing() {
 		t := trace.Trust
-		if !rt.up {
+		if down {
 			t = trace.Suspect
 		}
 		s.begin(t, e.to)
 		s.emit()
 	}
-	if rt.up {
+	if !down {
 		return
 	}
 	for i := range s.nodes {
@@ -446,8 +536,8 @@ func linkKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b
 
 func (s *Sim) link(a, b int32) *Link {
 	if len(s.links) > 0 {
-		if l, ok := s.links[linkKey(a, b)]; ok {
-			return &l
+		if l := s.links[linkKey(a, b)]; l != nil {
+			return l
 		}
 	}
 	return &s.cfg.Link
@@ -465,12 +555,11 @@ func (s *Sim) connected(a, b int32) bool {
 func (s *Sim) send(from int32, to NodeID, m Message) {
 	s.msgID++
 	id := s.msgID
-	fromID := s.ids[from]
-	ks := s.kindStats(m.Kind())
-	ks.Sent++
+	kind := m.Kind()
+	s.kindStats(kind).Sent++
 	if s.tracing() {
 		ev := s.begin(trace.Send, from)
-		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg = int(fromID), int(to), m.Kind(), id, m
+		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg = int(s.ids[from]), int(to), kind, id, m
 		s.emit()
 	}
 	j, ok := s.index(to)
@@ -492,30 +581,91 @@ func (s *Sim) send(from int32, to NodeID, m Message) {
 		copies = 2
 	}
 	for range copies {
-		at := s.now
+		var at Time
 		if l.Latency.constant() {
-			at += Time(l.Latency.A)
+			at = s.now + Time(l.Latency.A)
 		} else {
-			at += l.Latency.draw(s.latRng)
-			if l.FIFO {
-				if s.fifo == nil {
-					s.fifo = map[uint64]Time{}
-				}
-				k := linkKey(from, j)
-				at = max(at, s.fifo[k])
-				s.fifo[k] = at
-			}
+			at = s.now + l.Latency.draw(s.latRng)
 		}
-		s.push(event{at: at, kind: evDeliver, msg: m, aux: id, from: from, to: j, gen: s.nodes[j].gen})
+		if l.FIFO && s.fifoOn {
+			at = s.fifo.order(linkKey(from, j), at)
+		}
+		s.push(at, &event{kind: evDeliver, msg: m, aux: id, from: from, to: j, gen: s.nodes[j].gen})
 	}
 }
 
+// startFIFO switches on FIFO bookkeeping the first time link models change:
+// until then all messages took the same constant time and needed none. The
+// messages already in flight are entered so new ones cannot overtake them.
+func (s *Sim) startFIFO() {
+	if s.fifoOn {
+		return
+	}
+	s.fifoOn = true
+	s.q.each(func(at Time, e *event) {
+		if e.kind == evDeliver {
+			s.fifo.order(linkKey(e.from, e.to), at)
+		}
+	})
+}
+
 func (s *Sim) drop(at, from int32, to NodeID, m Message, id uint64, reason string) {
-	s.kindStats(m.Kind()).Dropped++
+	kind := m.Kind()
+	s.kindStats(kind).Dropped++
 	s.reasons[reason]++
 	if s.tracing() {
 		ev := s.begin(trace.Drop, at)
-		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg, ev.Reason = int(s.ids[from]), int(to), m.Kind(), id, m, reason
+		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg, ev.Reason = int(s.ids[from]), int(to), kind, id, m, reason
 		s.emit()
+	}
+}
+
+// fifoTable maps a directed link to the latest delivery time scheduled on
+// it: an open-addressing hash table, because a Go map costs two lookups per
+// message and this sits on the hot path.
+type fifoTable struct {
+	slots []fifoSlot
+	used  int
+	shift uint8
+}
+
+type fifoSlot struct {
+	key uint64 // link key + 1; 0 marks an empty slot
+	at  Time
+}
+
+// order returns when a message scheduled for at on link key may be
+// delivered without overtaking earlier ones, and records it.
+func (t *fifoTable) order(key uint64, at Time) Time {
+	if 2*(t.used+1) > len(t.slots) {
+		t.grow()
+	}
+	k := key + 1
+	mask := len(t.slots) - 1
+	for i := int((k * 0x9e3779b97f4a7c15) >> t.shift); ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		switch sl.key {
+		case k:
+			at = max(at, sl.at)
+			sl.at = at
+			return at
+		case 0:
+			sl.key, sl.at = k, at
+			t.used++
+			return at
+		}
+	}
+}
+
+func (t *fifoTable) grow() {
+	old := t.slots
+	n := max(64, 2*len(old))
+	t.slots = make([]fifoSlot, n)
+	t.shift = uint8(64 - bits.Len(uint(n-1)))
+	t.used = 0
+	for _, sl := range old {
+		if sl.key != 0 {
+			t.order(sl.key-1, sl.at)
+		}
 	}
 }
