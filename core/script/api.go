@@ -1,0 +1,370 @@
+package script
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"dsim/core/algo"
+	"dsim/core/trace"
+)
+
+// entry is one function of the Lua API. The same tables register the
+// functions and render the reference (Reference), so the two cannot drift.
+type entry[T any] struct {
+	name string // "sim.world", "expect"; for methods the bare method name
+	args string // the parameter list as the reference shows it
+	ret  string // what it returns, "" for nothing
+	doc  string
+	fn   func(T, *lua.LState) int
+}
+
+// globals are the functions a scenario finds in its global table.
+var globals = []entry[*runner]{
+	{"sim.world", "{key=value, ...}", "world", "Builds a world: a system of processes running one algorithm. The keys are listed under *World keys*; an unknown key is an error.", apiWorld},
+	{"sim.algorithms", "()", "list of names", "The registered algorithms, sorted.", apiAlgorithms},
+	{"expect", "(cond, msg)", "cond", "Records a check: passes when cond is true (not nil or false). It is written to the current (latest) world's trace as a `check` event and to the run's results; the script goes on either way.", apiExpect},
+	{"assert", "(cond, msg, ...)", "cond, msg, ...", "Stops the script with `FILE:LINE: assertion failed: msg` when cond is nil or false; otherwise returns its arguments.", apiAssert},
+	{"print", "(...)", "", "Writes its arguments, tab-separated, as one line to the output. Tables are shown inline, e.g. `{1, 2, kind=\"ELECTION\"}`.", apiPrint},
+	{"log", "(...)", "", "Like print, and also records a `log` event (with the line) in the current world's trace.", apiLog},
+	{"sweep", "(params, fn)", "list of rows", "Calls fn(p) for every combination of params, a table of name -> list of values (names sorted, the last one varying fastest). Each row is the table fn returned (or an empty one) with the parameters filled in.", apiSweep},
+	{"report", "(rows[, columns])", "", "Prints rows (a list of tables) as an aligned text table with the given columns (default: the first row's keys in order). Numbers are right-aligned.", apiReport},
+}
+
+// values are the non-function globals.
+var values = []struct {
+	name, doc string
+	get       func(r *runner) lua.LValue
+}{
+	{"sim.seed", "The run seed. Worlds use it unless they set `seed`; `math.random` draws from it.", func(r *runner) lua.LValue { return lua.LNumber(r.opt.Seed) }},
+}
+
+func (r *runner) registerAPI(global *lua.LTable) {
+	L := r.L
+	simT := L.NewTable()
+	for _, e := range globals {
+		fn := L.NewFunction(r.wrap(e.fn))
+		if name, ok := strings.CutPrefix(e.name, "sim."); ok {
+			simT.RawSetString(name, fn)
+		} else {
+			global.RawSetString(e.name, fn)
+		}
+	}
+	for _, v := range values {
+		simT.RawSetString(strings.TrimPrefix(v.name, "sim."), v.get(r))
+	}
+	global.RawSetString("sim", simT)
+	r.worldMT = methodTable(r, "world", worldMethods, r.checkWorld, func(w *world) string {
+		return fmt.Sprintf("world %d (%s)", w.index, w.spec.Name)
+	})
+	r.nodeMT = methodTable(r, "node", nodeMethods, r.checkNode, func(n node) string {
+		return fmt.Sprintf("node %d of world %d", n.id, n.w.index)
+	})
+}
+
+// methodTable makes the metatable of a userdata type from its entries.
+func methodTable[T any](r *runner, what string, entries []entry[T], check func(L *lua.LState, method string) (T, *world), str func(T) string) *lua.LTable {
+	L := r.L
+	methods := L.NewTable()
+	for _, e := range entries {
+		methods.RawSetString(e.name, L.NewFunction(func(L *lua.LState) int {
+			self, w := check(L, e.name)
+			return r.guard(w, func() int { return e.fn(self, L) })
+		}))
+	}
+	mt := L.NewTable()
+	mt.RawSetString("__index", methods)
+	mt.RawSetString("__metatable", lua.LString(what))
+	mt.RawSetString("__tostring", L.NewFunction(func(L *lua.LState) int {
+		self, _ := check(L, "__tostring")
+		L.Push(lua.LString(str(self)))
+		return 1
+	}))
+	return mt
+}
+
+func (r *runner) wrap(fn func(*runner, *lua.LState) int) lua.LGFunction {
+	return func(L *lua.LState) int {
+		return r.guard(nil, func() int { return fn(r, L) })
+	}
+}
+
+// guard runs the body of an API function. It raises a pending fatal error
+// first (pcall in the script cannot swallow one), turns a Go panic into a
+// fatal error at the calling line, and raises any fatal error the body
+// caused, e.g. in a hook that ran during w:run.
+func (r *runner) guard(w *world, body func() int) int {
+	if r.fatal != nil {
+		r.raiseFatal()
+	}
+	n := func() (n int) {
+		defer func() {
+			p := recover()
+			if p == nil {
+				return
+			}
+			if _, isLua := p.(*lua.ApiError); isLua {
+				panic(p) // a Lua error on its way to the enclosing pcall
+			}
+			if w != nil {
+				r.fail(r.errorHere(fmt.Sprintf("algorithm %s panicked at t=%d: %v", w.spec.Name, w.s.Now(), p)))
+			} else {
+				r.fail(r.errorHere(fmt.Sprintf("internal error: %v", p)))
+			}
+		}()
+		return body()
+	}()
+	if r.fatal != nil {
+		r.raiseFatal()
+	}
+	return n
+}
+
+// raise stops the API function with an error at the calling line.
+func raise(L *lua.LState, format string, args ...any) {
+	L.RaiseError("%s", fmt.Sprintf(format, args...))
+}
+
+// current is the latest world, where expect and log record their events.
+func (r *runner) current() *world {
+	if len(r.worlds) == 0 {
+		return nil
+	}
+	return r.worlds[len(r.worlds)-1]
+}
+
+func (r *runner) write(s string) {
+	io.WriteString(r.out, s)
+}
+
+// joined renders print's and log's arguments.
+func (r *runner) joined(L *lua.LState) string {
+	var b strings.Builder
+	for i := 1; i <= L.GetTop(); i++ {
+		if i > 1 {
+			b.WriteByte('\t')
+		}
+		r.show(&b, L.Get(i), 0)
+	}
+	return b.String()
+}
+
+func apiWorld(r *runner, L *lua.LState) int {
+	w, err := r.newWorld(L.Get(1))
+	if err != nil {
+		raise(L, "sim.world: %v", err)
+	}
+	L.Push(w.ud)
+	return 1
+}
+
+func apiAlgorithms(r *runner, L *lua.LState) int {
+	t := L.NewTable()
+	for _, n := range algo.Names() {
+		t.Append(lua.LString(n))
+	}
+	L.Push(t)
+	return 1
+}
+
+func apiExpect(r *runner, L *lua.LState) int {
+	cond := L.Get(1)
+	line := r.currentLine(L, 0)
+	c := Check{Line: line, Pass: lua.LVAsBool(cond), Text: "expectation at line " + strconv.Itoa(line)}
+	if msg := L.Get(2); msg != lua.LNil {
+		c.Text = r.tostring(msg)
+	}
+	i := len(r.checks)
+	r.checks = append(r.checks, c)
+	if w := r.current(); w != nil {
+		r.checks[i].World = w.index
+		seq := w.emit(trace.Event{Type: trace.Check, Node: trace.NoNode, Text: c.Text, Pass: c.Pass, Line: line})
+		r.checks[i].Seq = seq
+	}
+	L.Push(cond)
+	return 1
+}
+
+func apiAssert(r *runner, L *lua.LState) int {
+	if lua.LVAsBool(L.Get(1)) {
+		return L.GetTop()
+	}
+	if msg := L.Get(2); msg != lua.LNil {
+		raise(L, "assertion failed: %s", r.tostring(msg))
+	}
+	raise(L, "assertion failed")
+	return 0
+}
+
+func apiPrint(r *runner, L *lua.LState) int {
+	r.write(r.joined(L) + "\n")
+	return 0
+}
+
+func apiLog(r *runner, L *lua.LState) int {
+	text := r.joined(L)
+	r.write(text + "\n")
+	if w := r.current(); w != nil {
+		w.emit(trace.Event{Type: trace.Log, Node: trace.NoNode, Text: text, Line: r.currentLine(L, 0)})
+	}
+	return 0
+}
+
+func apiSweep(r *runner, L *lua.LState) int {
+	keys, params, err := fields(L.Get(1))
+	if err != nil {
+		raise(L, "sweep: params: %v", err)
+	}
+	fn := L.Get(2)
+	if _, ok := fn.(*lua.LFunction); !ok {
+		raise(L, "sweep: fn: want a function, got %s", describe(fn))
+	}
+	lists := make([][]lua.LValue, len(keys))
+	for i, k := range keys {
+		if lists[i], err = toList(params.RawGetString(k)); err == nil && len(lists[i]) == 0 {
+			err = fmt.Errorf("no values")
+		}
+		if err != nil {
+			raise(L, "sweep: params.%s: %v", k, err)
+		}
+	}
+	rows := L.NewTable()
+	idx := make([]int, len(keys))
+	for {
+		p := L.CreateTable(0, len(keys))
+		for i, k := range keys {
+			p.RawSetString(k, lists[i][idx[i]])
+		}
+		L.Push(fn)
+		L.Push(p)
+		L.Call(1, 1)
+		ret := L.Get(-1)
+		L.Pop(1)
+		row, ok := ret.(*lua.LTable)
+		switch {
+		case ret == lua.LNil:
+			row = L.NewTable()
+		case !ok:
+			raise(L, "sweep: fn must return a table or nothing, got %s", describe(ret))
+		}
+		for i, k := range keys {
+			if row.RawGetString(k) == lua.LNil {
+				row.RawSetString(k, lists[i][idx[i]])
+			}
+		}
+		rows.Append(row)
+		j := len(keys) - 1
+		for ; j >= 0; j-- {
+			if idx[j]++; idx[j] < len(lists[j]) {
+				break
+			}
+			idx[j] = 0
+		}
+		if j < 0 {
+			break
+		}
+	}
+	L.Push(rows)
+	return 1
+}
+
+func apiReport(r *runner, L *lua.LState) int {
+	rows, err := toList(L.Get(1))
+	if err != nil {
+		raise(L, "report: rows: %v", err)
+	}
+	var cols []string
+	if c := L.Get(2); c != lua.LNil {
+		list, err := toList(c)
+		if err != nil {
+			raise(L, "report: columns: %v", err)
+		}
+		for i, v := range list {
+			s, err := toString(v)
+			if err != nil {
+				raise(L, "report: column %d: %v", i+1, err)
+			}
+			cols = append(cols, s)
+		}
+	} else if len(rows) > 0 {
+		first, ok := rows[0].(*lua.LTable)
+		if !ok {
+			raise(L, "report: row 1: want a table, got %s", describe(rows[0]))
+		}
+		each(first, func(k, _ lua.LValue) {
+			if s, ok := k.(lua.LString); ok {
+				cols = append(cols, string(s))
+			}
+		})
+	}
+	cells := [][]string{cols}
+	right := make([]bool, len(cols))
+	for i, rv := range rows {
+		row, ok := rv.(*lua.LTable)
+		if !ok {
+			raise(L, "report: row %d: want a table, got %s", i+1, describe(rv))
+		}
+		line := make([]string, len(cols))
+		for c, name := range cols {
+			v := row.RawGetString(name)
+			switch x := v.(type) {
+			case *lua.LNilType:
+			case lua.LNumber:
+				right[c] = true
+				if _, err := toInt(x); err == nil {
+					line[c] = x.String()
+				} else {
+					line[c] = strconv.FormatFloat(float64(x), 'g', 4, 64)
+				}
+			default:
+				line[c] = r.tostring(v)
+			}
+		}
+		cells = append(cells, line)
+	}
+	r.write(formatTable(cells, right))
+	return 0
+}
+
+// formatTable aligns cells (the first row is the header) under a rule.
+func formatTable(cells [][]string, right []bool) string {
+	if len(cells[0]) == 0 {
+		return ""
+	}
+	width := make([]int, len(cells[0]))
+	for _, row := range cells {
+		for c, s := range row {
+			width[c] = max(width[c], len(s))
+		}
+	}
+	var b strings.Builder
+	for i, row := range cells {
+		for c, s := range row {
+			if c > 0 {
+				b.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", width[c]-len(s))
+			if right[c] {
+				b.WriteString(pad + s)
+			} else if c < len(row)-1 {
+				b.WriteString(s + pad)
+			} else {
+				b.WriteString(s)
+			}
+		}
+		b.WriteByte('\n')
+		if i == 0 {
+			for c := range row {
+				if c > 0 {
+					b.WriteString("  ")
+				}
+				b.WriteString(strings.Repeat("-", width[c]))
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}

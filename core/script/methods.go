@@ -1,0 +1,623 @@
+package script
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"dsim/core/sim"
+	"dsim/core/trace"
+)
+
+// worldMethods are the methods of a world (w:name(...)).
+var worldMethods = []entry[*world]{
+	{"at", "(t, fn)", "", "Calls fn() at virtual time t (not in the past).", wAt},
+	{"after", "(d, fn)", "", "Calls fn() d ticks from now.", wAfter},
+	{"when", "(pred, fn)", "", "Calls fn() once, after the first event at which pred() is true. Conditions are checked after every event of w:run and w:step.", wWhen},
+	{"on", "(type, fn)", "", "Calls fn(ev) for every event of the type, or of every type with \"*\"; ev is a table with the fields under *Hook events*. Hooks may call any world method except run and step.", wOn},
+	{"run", "([{until_time=T, events=N, predicate=fn}])", "{reason=, events=, time=}", "Runs the world: without options to quiescence; until_time runs every event up to T and sets the clock to T; events stops after N events; predicate stops after the first event at which fn() is true (the key cannot be `until`, a Lua keyword). Options combine. reason is one of \"quiescent\", \"time\", \"events\", \"predicate\", \"stopped\", \"event-limit\", \"time-limit\"; hitting max_events or max_time also adds a note to the results.", wRun},
+	{"step", "()", "boolean", "Runs the next event; false when there is none.", wStep},
+	{"stop", "()", "", "From a hook or callback: ends the current w:run after this event (reason \"stopped\").", wStop},
+	{"crash", "(id)", "", "Crashes process id now: its state, timers and messages in flight to it are lost.", wCrash},
+	{"recover", "(id)", "", "Restarts crashed process id with fresh state; it starts again at once.", wRecover},
+	{"partition", "(ids, ids, ...)", "", "Splits the network into groups (lists of ids); processes in no group form one more group. Messages between groups are dropped.", wPartition},
+	{"heal", "()", "", "Removes every partition and cut link.", wHeal},
+	{"cut", "(a, b)", "", "Disconnects the link between a and b, both ways.", wCut},
+	{"mend", "(a, b)", "", "Reconnects a link that cut disconnected.", wMend},
+	{"link", "(a, b, {latency=, loss=, dup=, fifo=, both=})", "", "Overrides the model of the link from a to b (and b to a with both=true); keys not given keep their current value. latency is a number or a distribution.", wLink},
+	{"network", "{latency=, loss=, dup=, fifo=}", "", "Changes the model of every link without an override; keys not given keep their current value.", wNetwork},
+	{"clock", "(id, {offset=, drift=})", "", "Sets process id's local clock to offset + t + floor(t*drift) at true time t (missing keys are 0); drift is a rate in (-0.5, 0.5).", wClock},
+	{"inject", "{from=id, to=id, kind=KIND, field=value, ..., msg={field=value, ...}}", "", "Sends a hand-made message of the algorithm's kind KIND from `from` to `to` through the network, as if `from` had sent it. Fields are set by their trace names, beside from/to/kind or in the msg table (needed for fields named from, to, kind or msg); the others keep the algorithm's prototype values.", wInject},
+	{"command", "(id, name[, args])", "", "Gives process id the command name (see the algorithm's commands) with args, a table of named values.", wCommand},
+	{"node", "(id)", "node", "The process id, as an object with the node methods below.", wNode},
+	{"now", "()", "integer", "The true virtual time.", wNow},
+	{"ids", "()", "list of ids", "Every process id, in ring order.", wIDs},
+	{"alive", "()", "list of ids", "The ids of the processes that are up, in ring order.", wAlive},
+	{"agreed", "(key)", "value or nil", "The value of state key that every live process holds, or nil when they differ or one lacks it.", wAgreed},
+	{"state", "(id)", "table", "Process id's observable state, key -> value (empty when crashed).", wState},
+	{"stats", "()", "table", "Counters so far: {events, time, sent, delivered, dropped, messages={KIND=sent}, delivered_by_kind={...}, dropped_by_kind={...}, drops={reason=n}}.", wStats},
+	{"count", "([{type=, kind=, node=}])", "integer", "The number of recorded trace events matching the filter (all keys optional).", wCount},
+	{"events", "([{type=, kind=, node=}])", "list of events", "The recorded trace events matching the filter, as hook event tables.", wEvents},
+}
+
+// node is the object w:node(id) returns.
+type node struct {
+	w  *world
+	id sim.NodeID
+}
+
+// nodeMethods are the methods of a node (node:name(...)).
+var nodeMethods = []entry[node]{
+	{"id", "()", "integer", "The process id.", func(n node, L *lua.LState) int { L.Push(lua.LNumber(n.id)); return 1 }},
+	{"up", "()", "boolean", "Whether the process is running (not crashed).", func(n node, L *lua.LState) int { L.Push(lua.LBool(n.w.s.Up(n.id))); return 1 }},
+	{"get", "(key)", "value or nil", "One observable state value.", nGet},
+	{"state", "()", "table", "The observable state, key -> value.", func(n node, L *lua.LState) int { L.Push(n.w.stateTable(n.id)); return 1 }},
+	{"command", "(name[, args])", "", "As w:command(id, name, args).", func(n node, L *lua.LState) int { n.w.command(L, "node:command", n.id, 1); return 0 }},
+	{"crash", "()", "", "As w:crash(id).", func(n node, L *lua.LState) int { n.w.check(L, "node:crash", n.w.s.Crash(n.id)); return 0 }},
+	{"recover", "()", "", "As w:recover(id).", func(n node, L *lua.LState) int { n.w.check(L, "node:recover", n.w.s.Recover(n.id)); return 0 }},
+	{"clock", "()", "integer", "The process's local clock reading.", func(n node, L *lua.LState) int {
+		t, err := n.w.s.LocalTime(n.id)
+		n.w.check(L, "node:clock", err)
+		L.Push(lua.LNumber(t))
+		return 1
+	}},
+}
+
+func (r *runner) checkWorld(L *lua.LState, method string) (*world, *world) {
+	if ud, ok := L.Get(1).(*lua.LUserData); ok {
+		if w, ok := ud.Value.(*world); ok {
+			return w, w
+		}
+	}
+	raise(L, "w:%s: call it with a colon, as w:%s(...)", method, method)
+	return nil, nil
+}
+
+func (r *runner) checkNode(L *lua.LState, method string) (node, *world) {
+	if ud, ok := L.Get(1).(*lua.LUserData); ok {
+		if n, ok := ud.Value.(node); ok {
+			return n, n.w
+		}
+	}
+	raise(L, "node:%s: call it with a colon, as node:%s(...)", method, method)
+	return node{}, nil
+}
+
+// check raises err, if any, as the error of method.
+func (w *world) check(L *lua.LState, method string, err error) {
+	if err != nil {
+		raise(L, "%s: %v", method, err)
+	}
+}
+
+// arg reads argument n (counting self as 1) with conv, raising a message
+// that names the method and the parameter.
+func arg[T any](L *lua.LState, n int, method, param string, conv func(lua.LValue) (T, error)) T {
+	return get(L, L.Get(n), method, param, conv)
+}
+
+// get converts v, the value of the setting or parameter param, with conv.
+func get[T any](L *lua.LState, v lua.LValue, method, param string, conv func(lua.LValue) (T, error)) T {
+	x, err := conv(v)
+	if err != nil {
+		raise(L, "%s: %s: %v", method, param, err)
+	}
+	return x
+}
+
+func toFunction(v lua.LValue) (*lua.LFunction, error) {
+	fn, ok := v.(*lua.LFunction)
+	if !ok {
+		return nil, fmt.Errorf("want a function, got %s", describe(v))
+	}
+	return fn, nil
+}
+
+// id reads a process id argument and checks the process exists.
+func (w *world) id(L *lua.LState, n int, method, param string) sim.NodeID {
+	id := arg(L, n, method, param, toID)
+	if !w.s.Has(id) {
+		raise(L, "%s: no process %d (ids: %s)", method, id, w.idList())
+	}
+	return id
+}
+
+func (w *world) idList() string {
+	ids := w.s.IDs()
+	var b strings.Builder
+	for i, id := range ids {
+		if i == 12 {
+			fmt.Fprintf(&b, ", ... (%d in all)", len(ids))
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, int(id))
+	}
+	return b.String()
+}
+
+// settings reads an optional table of named settings, rejecting unknown
+// names.
+func settings(L *lua.LState, n int, method string, known ...string) (*lua.LTable, []string) {
+	v := L.Get(n)
+	if v == lua.LNil {
+		return L.NewTable(), nil
+	}
+	keys, t, err := fields(v)
+	if err != nil {
+		raise(L, "%s: %v", method, err)
+	}
+	for _, k := range keys {
+		found := false
+		for _, kn := range known {
+			found = found || k == kn
+		}
+		if !found {
+			raise(L, "%s: unknown key %q (known: %s)", method, k, strings.Join(known, ", "))
+		}
+	}
+	return t, keys
+}
+
+func (w *world) schedule(L *lua.LState, method string, at sim.Time, fn *lua.LFunction) {
+	if at < w.s.Now() {
+		raise(L, "%s: time %d is in the past (now is %d)", method, at, w.s.Now())
+	}
+	w.scripted = true
+	w.s.At(at, func() { w.r.callback(w, fn) })
+}
+
+func wAt(w *world, L *lua.LState) int {
+	t := arg(L, 2, "w:at", "t", toNonNegative)
+	w.schedule(L, "w:at", sim.Time(t), arg(L, 3, "w:at", "fn", toFunction))
+	return 0
+}
+
+func wAfter(w *world, L *lua.LState) int {
+	d := arg(L, 2, "w:after", "d", toNonNegative)
+	w.schedule(L, "w:after", w.s.Now()+sim.Time(d), arg(L, 3, "w:after", "fn", toFunction))
+	return 0
+}
+
+func wWhen(w *world, L *lua.LState) int {
+	pred := arg(L, 2, "w:when", "pred", toFunction)
+	fn := arg(L, 3, "w:when", "fn", toFunction)
+	w.scripted = true
+	w.whens = append(w.whens, when{pred, fn})
+	return 0
+}
+
+func wOn(w *world, L *lua.LState) int {
+	name := arg(L, 2, "w:on", "type", toString)
+	typ, ok := parseType(name, true)
+	if !ok {
+		raise(L, "w:on: unknown event type %q (known: %s, or \"*\" for all)", name, typeList())
+	}
+	w.hooks = append(w.hooks, hook{typ, arg(L, 3, "w:on", "fn", toFunction)})
+	w.hooked |= 1 << typ
+	w.scripted = true
+	w.observe()
+	return 0
+}
+
+func (w *world) noCallback(L *lua.LState, method string) {
+	if w.r.inCallback > 0 {
+		raise(L, "%s: cannot run a world from inside a hook or callback (use w:stop() to end the run)", method)
+	}
+}
+
+func wRun(w *world, L *lua.LState) int {
+	w.noCallback(L, "w:run")
+	t, keys := settings(L, 2, "w:run", "until_time", "events", "predicate")
+	var u sim.Until
+	var until *lua.LFunction
+	for _, k := range keys {
+		v := t.RawGetString(k)
+		switch k {
+		case "until_time":
+			at := get(L, v, "w:run", k, toNonNegative)
+			if sim.Time(at) < w.s.Now() || at == 0 {
+				raise(L, "w:run: until_time %d is not after the current time %d", at, w.s.Now())
+			}
+			u.Time = sim.Time(at)
+		case "events":
+			n := get(L, v, "w:run", k, toNonNegative)
+			if n == 0 {
+				raise(L, "w:run: events must be at least 1")
+			}
+			u.Events = uint64(n)
+		case "predicate":
+			until = get(L, v, "w:run", k, toFunction)
+		}
+	}
+	if until != nil || w.scripted {
+		u.Pred = func() bool { return w.afterEvent(until) }
+	}
+	res := w.s.Run(u)
+	if res.Limited() {
+		w.r.notes = append(w.r.notes, fmt.Sprintf("world %d: %s", w.index, res))
+	}
+	out := L.CreateTable(0, 3)
+	out.RawSetString("reason", lua.LString(res.Reason))
+	out.RawSetString("events", lua.LNumber(res.Events))
+	out.RawSetString("time", lua.LNumber(res.Time))
+	L.Push(out)
+	return 1
+}
+
+func wStep(w *world, L *lua.LState) int {
+	w.noCallback(L, "w:step")
+	ok := w.s.Step()
+	if ok {
+		w.afterEvent(nil)
+	}
+	L.Push(lua.LBool(ok))
+	return 1
+}
+
+func wStop(w *world, L *lua.LState) int {
+	w.s.Stop()
+	return 0
+}
+
+func wCrash(w *world, L *lua.LState) int {
+	w.check(L, "w:crash", w.s.Crash(w.id(L, 2, "w:crash", "id")))
+	return 0
+}
+
+func wRecover(w *world, L *lua.LState) int {
+	w.check(L, "w:recover", w.s.Recover(w.id(L, 2, "w:recover", "id")))
+	return 0
+}
+
+func wPartition(w *world, L *lua.LState) int {
+	if L.GetTop() < 2 {
+		raise(L, "w:partition: give at least one group, e.g. w:partition({1, 2}, {3, 4})")
+	}
+	groups := make([][]sim.NodeID, L.GetTop()-1)
+	for i := range groups {
+		groups[i] = arg(L, i+2, "w:partition", fmt.Sprintf("group %d", i+1), toIDs)
+	}
+	w.check(L, "w:partition", w.s.Partition(groups))
+	return 0
+}
+
+func wHeal(w *world, L *lua.LState) int {
+	w.s.Heal()
+	return 0
+}
+
+func wCut(w *world, L *lua.LState) int {
+	w.check(L, "w:cut", w.s.Cut(w.id(L, 2, "w:cut", "a"), w.id(L, 3, "w:cut", "b")))
+	return 0
+}
+
+func wMend(w *world, L *lua.LState) int {
+	w.check(L, "w:mend", w.s.Mend(w.id(L, 2, "w:mend", "a"), w.id(L, 3, "w:mend", "b")))
+	return 0
+}
+
+// applyLink changes the keys of a link model that t sets.
+func applyLink(L *lua.LState, method string, l sim.Link, t *lua.LTable, keys []string) sim.Link {
+	for _, k := range keys {
+		v := t.RawGetString(k)
+		var err error
+		switch k {
+		case "latency":
+			l.Latency, err = toDist(v)
+		case "loss":
+			l.Loss, err = toNumber(v)
+		case "dup":
+			l.Dup, err = toNumber(v)
+		case "fifo":
+			l.FIFO, err = toBool(v)
+		}
+		if err != nil {
+			raise(L, "%s: %s: %v", method, k, err)
+		}
+	}
+	if err := l.Validate(); err != nil {
+		raise(L, "%s: %v", method, err)
+	}
+	return l
+}
+
+func wLink(w *world, L *lua.LState) int {
+	a, b := w.id(L, 2, "w:link", "a"), w.id(L, 3, "w:link", "b")
+	t, keys := settings(L, 4, "w:link", "latency", "loss", "dup", "fifo", "both")
+	both := false
+	if v := t.RawGetString("both"); v != lua.LNil {
+		both = get(L, v, "w:link", "both", toBool)
+	}
+	pairs := [][2]sim.NodeID{{a, b}}
+	if both {
+		pairs = append(pairs, [2]sim.NodeID{b, a})
+	}
+	for _, p := range pairs {
+		cur, err := w.s.Link(p[0], p[1])
+		w.check(L, "w:link", err)
+		w.check(L, "w:link", w.s.SetLink(p[0], p[1], applyLink(L, "w:link", cur, t, keys)))
+	}
+	return 0
+}
+
+func wNetwork(w *world, L *lua.LState) int {
+	t, keys := settings(L, 2, "w:network", "latency", "loss", "dup", "fifo")
+	l := applyLink(L, "w:network", w.link, t, keys)
+	w.check(L, "w:network", w.s.SetDefaultLink(l))
+	w.link = l
+	return 0
+}
+
+func wClock(w *world, L *lua.LState) int {
+	id := w.id(L, 2, "w:clock", "id")
+	t, _ := settings(L, 3, "w:clock", "offset", "drift")
+	var offset int64
+	var drift float64
+	if v := t.RawGetString("offset"); v != lua.LNil {
+		offset = get(L, v, "w:clock", "offset", toInt)
+	}
+	if v := t.RawGetString("drift"); v != lua.LNil {
+		drift = get(L, v, "w:clock", "drift", toNumber)
+	}
+	w.check(L, "w:clock", w.s.SetClock(id, sim.Time(offset), drift))
+	return 0
+}
+
+func wInject(w *world, L *lua.LState) int {
+	keys, t, err := fields(L.Get(2))
+	if err != nil {
+		raise(L, "w:inject: %v", err)
+	}
+	var from, to sim.NodeID
+	var kind string
+	msg := map[string]lua.LValue{}
+	for _, k := range keys {
+		v := t.RawGetString(k)
+		switch k {
+		case "from", "to":
+			id, err := toID(v)
+			if err == nil && !w.s.Has(id) {
+				err = fmt.Errorf("no process %d (ids: %s)", id, w.idList())
+			}
+			if err != nil {
+				raise(L, "w:inject: %s: %v", k, err)
+			}
+			if k == "from" {
+				from = id
+			} else {
+				to = id
+			}
+		case "kind":
+			kind = get(L, v, "w:inject", k, toString)
+		case "msg":
+			mkeys, mt, err := fields(v)
+			if err != nil {
+				raise(L, "w:inject: msg: %v", err)
+			}
+			for _, mk := range mkeys {
+				if _, dup := msg[mk]; dup {
+					raise(L, "w:inject: field %q is given twice", mk)
+				}
+				msg[mk] = mt.RawGetString(mk)
+			}
+		default:
+			if _, dup := msg[k]; dup {
+				raise(L, "w:inject: field %q is given twice", k)
+			}
+			msg[k] = v
+		}
+	}
+	for _, k := range []string{"from", "to", "kind"} {
+		if t.RawGetString(k) == lua.LNil {
+			raise(L, "w:inject: the key %s is required", k)
+		}
+	}
+	var proto sim.Message
+	var kinds []string
+	for _, m := range w.spec.Messages {
+		kinds = append(kinds, m.Kind())
+		if m.Kind() == kind {
+			proto = m
+		}
+	}
+	if proto == nil {
+		sort.Strings(kinds)
+		raise(L, "w:inject: %s has no message kind %q (kinds: %s)", w.spec.Name, kind, strings.Join(kinds, ", "))
+	}
+	m, err := w.r.buildMessage(proto, msg)
+	if err != nil {
+		raise(L, "w:inject: %v", err)
+	}
+	w.check(L, "w:inject", w.s.Inject(from, to, m))
+	return 0
+}
+
+func wCommand(w *world, L *lua.LState) int {
+	w.command(L, "w:command", w.id(L, 2, "w:command", "id"), 2)
+	return 0
+}
+
+// command gives process id the command whose name is argument n+1 and
+// whose arguments are argument n+2.
+func (w *world) command(L *lua.LState, method string, id sim.NodeID, n int) {
+	name := arg(L, n+1, method, "name", toString)
+	known := make([]string, len(w.spec.Commands))
+	found := false
+	for i, c := range w.spec.Commands {
+		known[i] = c.Name
+		found = found || c.Name == name
+	}
+	if !found {
+		raise(L, "%s: %s has no command %q (commands: %s)", method, w.spec.Name, name, strings.Join(known, ", "))
+	}
+	args := sim.Args{}
+	if v := L.Get(n + 2); v != lua.LNil {
+		keys, t, err := fields(v)
+		if err != nil {
+			raise(L, "%s: args: %v", method, err)
+		}
+		for _, k := range keys {
+			if args[k], err = plainValue(t.RawGetString(k)); err != nil {
+				raise(L, "%s: args.%s: %v", method, k, err)
+			}
+		}
+	}
+	if !w.s.Up(id) {
+		raise(L, "%s: process %d is crashed", method, id)
+	}
+	saved := w.cmdLine
+	w.cmdLine = w.r.currentLine(L, 0)
+	err := w.s.Command(id, name, args)
+	w.cmdLine = saved
+	if err != nil {
+		raise(L, "%s: process %d rejected %s: %v", method, id, name, err)
+	}
+}
+
+func wNode(w *world, L *lua.LState) int {
+	ud := L.NewUserData()
+	ud.Value = node{w, w.id(L, 2, "w:node", "id")}
+	ud.Metatable = w.r.nodeMT
+	L.Push(ud)
+	return 1
+}
+
+func wNow(w *world, L *lua.LState) int {
+	L.Push(lua.LNumber(w.s.Now()))
+	return 1
+}
+
+func (w *world) idTable(keep func(sim.NodeID) bool) *lua.LTable {
+	t := w.r.L.NewTable()
+	for _, id := range w.s.IDs() {
+		if keep(id) {
+			t.Append(lua.LNumber(id))
+		}
+	}
+	return t
+}
+
+func wIDs(w *world, L *lua.LState) int {
+	L.Push(w.idTable(func(sim.NodeID) bool { return true }))
+	return 1
+}
+
+func wAlive(w *world, L *lua.LState) int {
+	L.Push(w.idTable(w.s.Up))
+	return 1
+}
+
+func wAgreed(w *world, L *lua.LState) int {
+	L.Push(w.r.toLua(w.agreed(arg(L, 2, "w:agreed", "key", toString))))
+	return 1
+}
+
+func (w *world) stateTable(id sim.NodeID) *lua.LTable {
+	kvs := w.s.State(id)
+	t := w.r.L.CreateTable(0, len(kvs))
+	for _, kv := range kvs {
+		t.RawSetString(kv.Key, w.r.toLua(kv.Value))
+	}
+	return t
+}
+
+func wState(w *world, L *lua.LState) int {
+	L.Push(w.stateTable(w.id(L, 2, "w:state", "id")))
+	return 1
+}
+
+func nGet(n node, L *lua.LState) int {
+	L.Push(n.w.r.toLua(n.w.s.Get(n.id, arg(L, 2, "node:get", "key", toString))))
+	return 1
+}
+
+func wStats(w *world, L *lua.LState) int {
+	st := w.s.Stats()
+	t := L.CreateTable(0, 9)
+	t.RawSetString("events", lua.LNumber(st.Events))
+	t.RawSetString("time", lua.LNumber(st.Time))
+	t.RawSetString("sent", lua.LNumber(st.Sent))
+	t.RawSetString("delivered", lua.LNumber(st.Delivered))
+	t.RawSetString("dropped", lua.LNumber(st.Dropped))
+	byKind := func(get func(sim.KindStats) uint64) *lua.LTable {
+		k := L.CreateTable(0, len(st.Kinds))
+		for _, ks := range st.Kinds {
+			k.RawSetString(ks.Kind, lua.LNumber(get(ks)))
+		}
+		return k
+	}
+	t.RawSetString("messages", byKind(func(k sim.KindStats) uint64 { return k.Sent }))
+	t.RawSetString("delivered_by_kind", byKind(func(k sim.KindStats) uint64 { return k.Delivered }))
+	t.RawSetString("dropped_by_kind", byKind(func(k sim.KindStats) uint64 { return k.Dropped }))
+	reasons := make([]string, 0, len(st.DropReasons))
+	for r := range st.DropReasons {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	drops := L.CreateTable(0, len(reasons))
+	for _, r := range reasons {
+		drops.RawSetString(r, lua.LNumber(st.DropReasons[r]))
+	}
+	t.RawSetString("drops", drops)
+	L.Push(t)
+	return 1
+}
+
+// filter selects recorded events for w:count and w:events.
+func (w *world) filter(L *lua.LState, method string) func(*trace.Event) bool {
+	if w.rec == nil {
+		raise(L, "%s: this world records no trace (trace=false or tracing is off for the run)", method)
+	}
+	t, keys := settings(L, 2, method, "type", "kind", "node")
+	var typ trace.Type
+	var kind *string
+	node := trace.NoNode
+	for _, k := range keys {
+		v := t.RawGetString(k)
+		switch k {
+		case "type":
+			name := get(L, v, method, k, toString)
+			var ok bool
+			if typ, ok = parseType(name, false); !ok {
+				raise(L, "%s: unknown event type %q (known: %s)", method, name, typeList())
+			}
+		case "kind":
+			s := get(L, v, method, k, toString)
+			kind = &s
+		case "node":
+			node = int(get(L, v, method, k, toID))
+		}
+	}
+	return func(e *trace.Event) bool {
+		return (typ == 0 || e.Type == typ) && (kind == nil || e.Kind == *kind) && (node == trace.NoNode || e.Node == node)
+	}
+}
+
+func wCount(w *world, L *lua.LState) int {
+	match := w.filter(L, "w:count")
+	n := 0
+	for i := range w.rec.Events {
+		if match(&w.rec.Events[i]) {
+			n++
+		}
+	}
+	L.Push(lua.LNumber(n))
+	return 1
+}
+
+func wEvents(w *world, L *lua.LState) int {
+	match := w.filter(L, "w:events")
+	t := L.NewTable()
+	for i := range w.rec.Events {
+		if match(&w.rec.Events[i]) {
+			t.Append(w.r.eventTable(&w.rec.Events[i]))
+		}
+	}
+	L.Push(t)
+	return 1
+}

@@ -1,0 +1,179 @@
+package script
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"dsim/core/algo"
+	"dsim/core/sim"
+	"dsim/core/topo"
+	"dsim/core/trace"
+)
+
+// Reference renders the Markdown reference of the Lua API from the tables
+// that also register it (globals, world keys, methods, event fields) and
+// from the algorithm registry.
+func Reference() string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+
+	p("# dsim scenario API\n\n")
+	p("A scenario is a Lua 5.1 file. It builds worlds with `sim.world{...}`, schedules faults and commands, runs them, and checks the outcome with `expect`. Every error names the script file and line: `FILE:LINE: message`.\n\n")
+
+	p("## Sandbox\n\n")
+	libs := make([]string, len(libraries))
+	for i, l := range libraries {
+		libs[i] = "`" + l.name + "`"
+	}
+	libs[0] = "the base library"
+	p("Scenarios get %s. There is no `io`, `os`, `debug`, `coroutine` or `package`, and these are removed: %s.\n\n", strings.Join(libs, ", "), codeList(removed))
+	p("Replaced for determinism and safety:\n\n")
+	for _, f := range replaced {
+		p("- `%s`: %s.\n", f.name, f.doc)
+	}
+	p("\nLimits: a run may execute %d Lua instructions (the budget counts instructions, not time, so it stops at the same place on every platform; time spent inside `w:run` is Go and does not count), and grow the heap by %d MiB (traces included). Either ends the script with an error at the line being run.\n\n", int64(DefaultBudget), DefaultMaxMemory>>20)
+
+	p("## Globals\n\n")
+	for _, e := range globals {
+		entryDoc(&b, e.name, e.args, e.ret, e.doc)
+	}
+	for _, v := range values {
+		p("### `%s`\n\n%s\n\n", v.name, v.doc)
+	}
+
+	p("## World keys\n\nThe keys of `sim.world{...}`:\n\n| key | default | meaning |\n| --- | --- | --- |\n")
+	for _, k := range worldKeys {
+		p("| `%s` | %s | %s |\n", k.name, cell(k.def), cell(k.doc))
+	}
+	p("\n### Topologies\n\n| topology | shape |\n| --- | --- |\n")
+	for _, k := range topo.Kinds {
+		p("| `%s` | %s |\n", k.Name, cell(k.Doc))
+	}
+	p("\n### Latency distributions\n\nA number is a constant latency. A distribution is a list whose first element names it (%s):\n\n", distNames())
+	for k := sim.Constant; k <= sim.Pareto; k++ {
+		p("- %s\n", distDocs[k])
+	}
+	p("\n")
+
+	p("## World methods\n\n")
+	for _, e := range worldMethods {
+		entryDoc(&b, "w:"+e.name, e.args, e.ret, e.doc)
+	}
+	p("## Node methods\n\n`w:node(id)` returns a node:\n\n")
+	for _, e := range nodeMethods {
+		entryDoc(&b, "node:"+e.name, e.args, e.ret, e.doc)
+	}
+
+	p("## Hook events\n\n`w:on(type, fn)` and `w:events{...}` give events as tables. The types: %s.\n\n", typeList())
+	p("| field | events | meaning |\n| --- | --- | --- |\n")
+	for _, f := range eventFields {
+		p("| `%s` | %s | %s |\n", f.name, typeNames(f.types), cell(f.doc))
+	}
+	p("\n")
+
+	p("## Algorithms\n\n")
+	specs := algo.All()
+	if len(specs) == 0 {
+		p("No algorithm is registered in this build.\n")
+	}
+	for _, s := range specs {
+		algorithmDoc(&b, s)
+	}
+	return b.String()
+}
+
+func entryDoc(b *strings.Builder, name, args, ret, doc string) {
+	fmt.Fprintf(b, "### `%s%s`", name, args)
+	if ret != "" {
+		fmt.Fprintf(b, " → %s", ret)
+	}
+	fmt.Fprintf(b, "\n\n%s\n\n", doc)
+}
+
+func algorithmDoc(b *strings.Builder, s *algo.Spec) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	p("### `%s`\n\n%s\n\n%s\n\n", s.Name, s.Summary, s.Description)
+	if s.Topology != "" {
+		p("Default topology: `%s`.\n\n", s.Topology)
+	}
+	if len(s.Config) > 0 {
+		p("| config | type | default | range | meaning |\n| --- | --- | --- | --- | --- |\n")
+		for _, c := range s.Config {
+			rng := ""
+			if c.Min != c.Max {
+				rng = fmt.Sprintf("%g .. %g", c.Min, c.Max)
+			}
+			p("| `%s` | %s | `%s` | %s | %s |\n", c.Name, c.Type, trace.AppendJSON(nil, c.Default), rng, cell(c.Doc))
+		}
+		p("\n")
+	}
+	if len(s.Commands) > 0 {
+		p("| command | args | meaning |\n| --- | --- | --- |\n")
+		for _, c := range s.Commands {
+			p("| `%s` | %s | %s |\n", c.Name, cell(c.Args), cell(c.Doc))
+		}
+		p("\n")
+	}
+	if len(s.State) > 0 {
+		p("| state | meaning |\n| --- | --- |\n")
+		for _, k := range s.State {
+			p("| `%s` | %s |\n", k.Key, cell(k.Doc))
+		}
+		p("\n")
+	}
+	if len(s.Messages) > 0 {
+		p("| message | fields |\n| --- | --- |\n")
+		for _, m := range s.Messages {
+			p("| `%s` | %s |\n", m.Kind(), messageFields(reflect.TypeOf(m)))
+		}
+		p("\n")
+	}
+	if len(s.Properties) > 0 {
+		p("Properties: %s.\n\n", codeList(s.Properties))
+	}
+}
+
+func messageFields(t reflect.Type) string {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return "none"
+	}
+	var out []string
+	for _, f := range trace.Fields(t) {
+		out = append(out, "`"+f.Name+"` "+typeName(t.Field(f.Index).Type))
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+func typeNames(s typeSet) string {
+	if s == anyType {
+		return "all"
+	}
+	var out []string
+	for _, t := range trace.Types() {
+		if s.has(t) {
+			out = append(out, t.String())
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func codeList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = "`" + n + "`"
+	}
+	return strings.Join(out, ", ")
+}
+
+// cell makes text safe inside a Markdown table cell.
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}

@@ -1,0 +1,332 @@
+package script
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"dsim/core/sim"
+)
+
+// The sandbox: what a scenario can reach besides the dsim API.
+
+// libraries are the standard libraries scenarios get.
+var libraries = []struct {
+	name string
+	open lua.LGFunction
+}{
+	{lua.BaseLibName, lua.OpenBase},
+	{lua.TabLibName, lua.OpenTable},
+	{lua.StringLibName, lua.OpenString},
+	{lua.MathLibName, lua.OpenMath},
+}
+
+// removed are the names the sandbox takes away: everything that loads code,
+// reaches the host, or depends on the Go heap.
+var removed = []string{
+	"collectgarbage", "dofile", "getfenv", "load", "loadfile", "loadstring",
+	"module", "newproxy", "require", "setfenv", "_printregs", "_GOPHER_LUA_VERSION",
+	"string.dump",
+}
+
+// replaced are the standard functions the sandbox reimplements, and why.
+var replaced = []struct{ name, doc string }{
+	{"tostring", "tables and functions print as `table: #3` (a number in order of first appearance) instead of a memory address, so output is the same every run"},
+	{"string.format", "the Lua 5.1 conversions (`%d %i %u %c %o %x %X %e %E %f %g %G %q %s %%`), width and precision at most two digits each; `%s` uses `tostring`"},
+	{"string.rep", fmt.Sprintf("the result is capped at %d bytes", maxRep)},
+	{"math.random", "draws from a stream derived from the run seed (`sim.seed`): same seed, same numbers"},
+	{"math.randomseed", "restarts that stream from the given number"},
+}
+
+// maxRep caps string.rep, the one library call that can allocate without
+// bound in a single instruction.
+const maxRep = 1 << 20
+
+func (r *runner) openSandbox() {
+	L := r.L
+	for _, lib := range libraries {
+		L.Push(L.NewFunction(lib.open))
+		L.Push(lua.LString(lib.name))
+		L.Call(1, 0)
+	}
+	r.rng = sim.Stream(r.opt.Seed, "lua.random", 0)
+	r.objIDs = map[lua.LValue]int{}
+
+	// The libraries register their functions from Go maps, in random
+	// order; rebuilding every table in sorted key order keeps pairs()
+	// deterministic.
+	global := L.G.Global
+	libs := map[string]*lua.LTable{}
+	for _, lib := range libraries[1:] {
+		libs[lib.name] = sortedCopy(L, global.RawGetString(lib.name).(*lua.LTable))
+	}
+	for _, name := range removed {
+		if lib, fn, ok := strings.Cut(name, "."); ok {
+			libs[lib].RawSetString(fn, lua.LNil)
+		} else {
+			global.RawSetString(name, lua.LNil)
+		}
+	}
+	for name, lib := range libs {
+		global.RawSetString(name, lib)
+	}
+	libs[lua.StringLibName].RawSetString("rep", L.NewFunction(r.strRep))
+	libs[lua.StringLibName].RawSetString("format", L.NewFunction(r.strFormat))
+	libs[lua.MathLibName].RawSetString("random", L.NewFunction(r.mathRandom))
+	libs[lua.MathLibName].RawSetString("randomseed", L.NewFunction(r.mathRandomseed))
+	global.RawSetString("tostring", L.NewFunction(func(L *lua.LState) int {
+		L.Push(lua.LString(r.tostring(L.CheckAny(1))))
+		return 1
+	}))
+	// Methods on strings ("x"):rep(3) go through the string metatable.
+	mt := L.NewTable()
+	mt.RawSetString("__index", libs[lua.StringLibName])
+	L.SetMetatable(lua.LString(""), mt)
+
+	r.registerAPI(global)
+	r.env = sortedCopy(L, global)
+	r.env.RawSetString("_G", r.env)
+}
+
+func sortedCopy(L *lua.LState, t *lua.LTable) *lua.LTable {
+	var keys []string
+	each(t, func(k, v lua.LValue) {
+		if s, ok := k.(lua.LString); ok && v != lua.LNil {
+			keys = append(keys, string(s))
+		}
+	})
+	sort.Strings(keys)
+	out := L.CreateTable(0, len(keys))
+	for _, k := range keys {
+		out.RawSetString(k, t.RawGetString(k))
+	}
+	return out
+}
+
+// tostring renders any value the same way on every run: tables, functions
+// and userdata without __tostring get a number by order of first
+// appearance, not their address.
+func (r *runner) tostring(v lua.LValue) string {
+	switch v.(type) {
+	case *lua.LTable, *lua.LUserData, *lua.LFunction:
+		if r.L.GetMetaField(v, "__tostring") != lua.LNil {
+			return r.L.ToStringMeta(v).String()
+		}
+		id, ok := r.objIDs[v]
+		if !ok {
+			id = len(r.objIDs) + 1
+			r.objIDs[v] = id
+		}
+		return v.Type().String() + ": #" + strconv.Itoa(id)
+	}
+	return v.String()
+}
+
+// show renders a value for print and log: strings as they are, tables
+// inline (to a depth and length limit), everything else as tostring does.
+func (r *runner) show(b *strings.Builder, v lua.LValue, depth int) {
+	t, ok := v.(*lua.LTable)
+	if !ok || r.L.GetMetaField(v, "__tostring") != lua.LNil {
+		if s, isStr := v.(lua.LString); isStr && depth > 0 {
+			b.WriteString(strconv.Quote(string(s)))
+			return
+		}
+		b.WriteString(r.tostring(v))
+		return
+	}
+	if depth >= 3 {
+		b.WriteString("{...}")
+		return
+	}
+	b.WriteByte('{')
+	n := t.Len()
+	i := 0
+	each(t, func(k, val lua.LValue) {
+		i++
+		if i > 50 {
+			if i == 51 {
+				b.WriteString(", ...")
+			}
+			return
+		}
+		if i > 1 {
+			b.WriteString(", ")
+		}
+		if num, isNum := k.(lua.LNumber); !isNum || float64(num) != math.Trunc(float64(num)) || num < 1 || int(num) > n {
+			if s, isStr := k.(lua.LString); isStr && isIdent(string(s)) {
+				b.WriteString(string(s))
+			} else {
+				b.WriteByte('[')
+				r.show(b, k, depth+1)
+				b.WriteByte(']')
+			}
+			b.WriteByte('=')
+		}
+		r.show(b, val, depth+1)
+	})
+	b.WriteByte('}')
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *runner) strRep(L *lua.LState) int {
+	s := L.CheckString(1)
+	n := float64(L.CheckNumber(2))
+	if !(n >= 1) || s == "" {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	if size := float64(len(s)) * math.Trunc(n); size > maxRep {
+		L.RaiseError("string.rep: the result would be %.0f bytes, more than the %d allowed", size, maxRep)
+	}
+	L.Push(lua.LString(strings.Repeat(s, int(n))))
+	return 1
+}
+
+// strFormat is Lua 5.1's string.format. gopher-lua hands the Lua values to
+// fmt.Sprintf, which prints tables by address and accepts any width.
+func (r *runner) strFormat(L *lua.LState) int {
+	f := L.CheckString(1)
+	var b strings.Builder
+	arg := 1
+	bad := func(msg string) { L.RaiseError("bad argument #1 to 'format' (%s)", msg) }
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			b.WriteByte(f[i])
+			continue
+		}
+		i++
+		if i < len(f) && f[i] == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		start := i
+		for i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0 {
+			i++
+		}
+		if i-start > 5 {
+			bad("repeated flags")
+		}
+		if !skipDigits(f, &i) {
+			bad("width too long")
+		}
+		prec := false
+		if i < len(f) && f[i] == '.' {
+			prec = true
+			i++
+			if !skipDigits(f, &i) {
+				bad("precision too long")
+			}
+		}
+		if i >= len(f) {
+			L.RaiseError("invalid option '%%' to 'format'")
+		}
+		spec := "%" + f[start:i]
+		arg++
+		switch c := f[i]; c {
+		case 'd', 'i':
+			fmt.Fprintf(&b, spec+"d", int64(L.CheckNumber(arg)))
+		case 'u':
+			fmt.Fprintf(&b, spec+"d", uint64(int64(L.CheckNumber(arg))))
+		case 'o', 'x', 'X':
+			fmt.Fprintf(&b, spec+string(c), uint64(int64(L.CheckNumber(arg))))
+		case 'c':
+			b.WriteByte(byte(int64(L.CheckNumber(arg))))
+		case 'e', 'E', 'f', 'g', 'G':
+			if !prec { // C's default; Go's %g would print the shortest form
+				spec += ".6"
+			}
+			fmt.Fprintf(&b, spec+string(c), float64(L.CheckNumber(arg)))
+		case 'q':
+			quoteLua(&b, L.CheckString(arg))
+		case 's':
+			fmt.Fprintf(&b, spec+"s", r.tostring(L.CheckAny(arg)))
+		default:
+			L.RaiseError("invalid option '%%%c' to 'format'", c)
+		}
+	}
+	L.Push(lua.LString(b.String()))
+	return 1
+}
+
+// skipDigits moves *i past at most two digits; it reports false when there
+// are more, as Lua 5.1 does.
+func skipDigits(f string, i *int) bool {
+	start := *i
+	for *i < len(f) && f[*i] >= '0' && f[*i] <= '9' {
+		*i++
+	}
+	return *i-start <= 2
+}
+
+// quoteLua writes s as Lua 5.1's %q does: a string Lua reads back as s.
+func quoteLua(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\', '\n':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\r':
+			b.WriteString(`\r`)
+		case 0:
+			b.WriteString(`\000`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// maxExact is the largest integer a Lua number holds exactly.
+const maxExact = 1 << 53
+
+// checkInteger reads argument n as an integer, as Lua 5.1's luaL_checkint
+// does (truncating), within the range numbers represent exactly.
+func checkInteger(L *lua.LState, n int) int64 {
+	x := float64(L.CheckNumber(n))
+	if !(math.Abs(x) <= maxExact) {
+		L.ArgError(n, "number out of range")
+	}
+	return int64(x)
+}
+
+func (r *runner) mathRandom(L *lua.LState) int {
+	switch L.GetTop() {
+	case 0:
+		L.Push(lua.LNumber(r.rng.Float64()))
+		return 1
+	case 1:
+		hi := checkInteger(L, 1)
+		if hi < 1 {
+			L.ArgError(1, "interval is empty")
+		}
+		L.Push(lua.LNumber(1 + r.rng.Int64N(hi)))
+		return 1
+	}
+	lo, hi := checkInteger(L, 1), checkInteger(L, 2)
+	if lo > hi {
+		L.ArgError(2, "interval is empty")
+	}
+	L.Push(lua.LNumber(lo + r.rng.Int64N(hi-lo+1)))
+	return 1
+}
+
+func (r *runner) mathRandomseed(L *lua.LState) int {
+	r.rng = sim.Stream(uint64(checkInteger(L, 1)), "lua.random", 0)
+	return 0
+}

@@ -1,0 +1,319 @@
+// Package script runs Lua scenarios against the simulator. It is the only
+// package that imports gopher-lua.
+//
+// A scenario runs in a sandbox (base, table, string and math only, no way to
+// load code or reach the host), under an instruction budget that counts VM
+// instructions rather than wall-clock time, so it stops an endless loop at
+// the same instruction natively and in WebAssembly. Every error the script
+// causes comes back as an *Error naming the script file and line.
+package script
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+
+	"dsim/core/trace"
+)
+
+// Options configure a run.
+type Options struct {
+	Seed      uint64    // the run seed (the CLI's --seed, default 1)
+	SeedSet   bool      // the user forced Seed: it overrides every world's `seed` key
+	Budget    int64     // Lua instruction budget; 0: DefaultBudget
+	MaxMemory uint64    // bytes of heap growth allowed to the script; 0: DefaultMaxMemory
+	Out       io.Writer // where print, log and report write (nil: discard)
+	NoTrace   bool      // record no traces (benchmarks); w:count and w:events then fail
+}
+
+// Check is one expect() call.
+type Check struct {
+	World int    // 1-based world the check was recorded in (0: no world yet)
+	Seq   uint64 // seq of the check event in that world's trace (0 when not traced)
+	Line  int    // script line of the expect() call
+	Text  string
+	Pass  bool
+}
+
+// Result is everything a run produced. On an error it holds what was done
+// before the error.
+type Result struct {
+	Worlds []trace.World // every world's header and recorded events, in creation order
+	Checks []Check       // every expect(), in order
+	Notes  []string      // run limits that were hit, e.g. "world 1: stopped by the event limit ..."
+}
+
+// Error is a script error at a line of the script.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.File + ":" + strconv.Itoa(e.Line) + ": " + e.Msg }
+
+// maxSource bounds the script size: the parser recurses on nesting, and no
+// scenario comes near this.
+const maxSource = 1 << 20
+
+// Run executes a scenario. name is the file name used in error messages. On
+// a script error it returns the partial Result and an *Error.
+func Run(name string, src []byte, opt Options) (*Result, error) {
+	r := newRunner(name, opt)
+	defer r.L.Close()
+	err := r.exec(src)
+	return r.result(), err
+}
+
+// runner is the state of one Run.
+type runner struct {
+	name   string
+	opt    Options
+	out    io.Writer
+	L      *lua.LState
+	budget *budget
+	env    *lua.LTable
+	rng    *rand.Rand         // math.random
+	objIDs map[lua.LValue]int // tostring of tables and functions
+
+	fieldCache map[reflect.Type][]trace.Field
+	typeNames  []lua.LValue // by trace.Type
+
+	worlds []*world
+	checks []Check
+	notes  []string
+
+	// fatal is an error that ends the script whatever it does: an error
+	// escaping a hook or callback, a panic in Go code, the budget or the
+	// memory guard. Every API function raises it again, so pcall in the
+	// script cannot swallow it.
+	fatal *Error
+	// handled is the error the last protected call from Go ended with.
+	handled *Error
+	handler *lua.LFunction
+	// inCallback counts the hooks and callbacks being run from Go; worlds
+	// cannot be run from inside one.
+	inCallback int
+
+	worldMT, nodeMT *lua.LTable
+}
+
+func newRunner(name string, opt Options) *runner {
+	r := &runner{name: name, opt: opt, out: opt.Out, fieldCache: map[reflect.Type][]trace.Field{}, typeNames: typeNameValues()}
+	if r.out == nil {
+		r.out = io.Discard
+	}
+	r.L = lua.NewState(lua.Options{
+		SkipOpenLibs: true,
+		// Lua-to-Lua calls do not recurse in Go, so a deeper call stack
+		// costs only its frames; 1000 levels leave room for recursive
+		// helpers while nested Go-Lua-Go calls stay far from Go's limit.
+		CallStackSize: 1000,
+		RegistrySize:  1000 * 20,
+	})
+	r.budget = newBudget(opt.Budget, opt.MaxMemory)
+	r.handler = r.L.NewFunction(r.onError)
+	r.openSandbox()
+	r.L.SetContext(r.budget)
+	return r
+}
+
+func (r *runner) exec(src []byte) error {
+	if len(src) > maxSource {
+		return &Error{File: r.name, Line: 1, Msg: fmt.Sprintf("the script is %d bytes, more than the %d allowed", len(src), maxSource)}
+	}
+	fn, err := r.load(src)
+	if err != nil {
+		return err
+	}
+	fn.Env = r.env
+	if err := r.call(fn, 0); err != nil {
+		if r.fatal != nil {
+			return r.fatal
+		}
+		return err
+	}
+	return nil
+}
+
+func (r *runner) result() *Result {
+	res := &Result{Checks: r.checks, Notes: r.notes}
+	for _, w := range r.worlds {
+		tw := trace.World{Header: w.header}
+		if w.rec != nil {
+			tw.Events = w.rec.Events
+		}
+		res.Worlds = append(res.Worlds, tw)
+	}
+	return res
+}
+
+// call runs fn protected with args and returns its first result. Errors
+// come back as *Error with the line that raised them.
+func (r *runner) call(fn *lua.LFunction, nret int, args ...lua.LValue) error {
+	r.handled = nil
+	err := r.L.CallByParam(lua.P{Fn: fn, NRet: nret, Protect: true, Handler: r.handler}, args...)
+	if err == nil {
+		return nil
+	}
+	if r.handled != nil {
+		return r.handled
+	}
+	// The handler could not run (the call stack was full); the error value
+	// still names its line.
+	if ae, ok := err.(*lua.ApiError); ok {
+		return r.newError(ae.Object)
+	}
+	return &Error{File: r.name, Msg: err.Error()}
+}
+
+// callback runs a hook or a scheduled callback from Go. Its error is fatal:
+// it stops the world (if any) and is raised again at the next API call.
+func (r *runner) callback(w *world, fn *lua.LFunction, args ...lua.LValue) (lua.LValue, bool) {
+	if r.fatal != nil {
+		return lua.LNil, false
+	}
+	r.inCallback++
+	err := r.call(fn, 1, args...)
+	r.inCallback--
+	if err != nil {
+		r.fail(err.(*Error))
+		if w != nil {
+			w.s.Stop()
+		}
+		return lua.LNil, false
+	}
+	ret := r.L.Get(-1)
+	r.L.Pop(1)
+	return ret, true
+}
+
+// fail records a fatal error (the first one wins).
+func (r *runner) fail(e *Error) {
+	if r.fatal == nil {
+		r.fatal = e
+	}
+	// Stop the Lua side as well: every further instruction raises.
+	r.budget.exhaust(errors.New(e.Msg))
+}
+
+// raiseFatal raises the fatal error as a Lua error, keeping its own line.
+func (r *runner) raiseFatal() {
+	r.L.Error(lua.LString(r.fatal.Error()), 0)
+}
+
+// onError is the message handler of every protected call: it runs while the
+// failing frames are still on the stack, so errors raised without a
+// position (error("x", 0), error({})) still get the line that raised them.
+func (r *runner) onError(L *lua.LState) int {
+	e := r.newError(L.Get(1))
+	if e.Line == 0 {
+		e.Line = r.currentLine(L, 0)
+	}
+	r.handled = e
+	L.Push(lua.LString(e.Error()))
+	return 1
+}
+
+// newError makes an *Error of a Lua error value; Line is 0 when the value
+// does not name one.
+func (r *runner) newError(v lua.LValue) *Error {
+	e := &Error{File: r.name}
+	switch s := v.(type) {
+	case lua.LString:
+		e.Msg = string(s)
+		if line, msg, ok := r.splitPosition(e.Msg); ok {
+			e.Line, e.Msg = line, msg
+		}
+	case *lua.LNilType:
+		e.Msg = "error called with nil"
+	default:
+		e.Msg = "error object is a " + v.Type().String() + " value"
+	}
+	return e
+}
+
+// splitPosition takes the "name:12: " prefix off an error message raised at
+// a position in this script.
+func (r *runner) splitPosition(msg string) (int, string, bool) {
+	rest, ok := strings.CutPrefix(msg, r.name+":")
+	if !ok {
+		return 0, msg, false
+	}
+	num, text, ok := strings.Cut(rest, ":")
+	if !ok {
+		return 0, msg, false
+	}
+	line, err := strconv.Atoi(num)
+	if err != nil || line < 1 {
+		return 0, msg, false
+	}
+	return line, strings.TrimPrefix(text, " "), true
+}
+
+// currentLine is the line being run by the innermost Lua function at or
+// above stack level (0: the running function; Go functions are skipped).
+func (r *runner) currentLine(L *lua.LState, level int) int {
+	for ; ; level++ {
+		dbg, ok := L.GetStack(level)
+		if !ok {
+			return 0
+		}
+		if _, err := L.GetInfo("l", dbg, lua.LNil); err == nil && dbg.CurrentLine > 0 {
+			return dbg.CurrentLine
+		}
+	}
+}
+
+// errorHere makes an *Error at the script line that called the running Go
+// function.
+func (r *runner) errorHere(msg string) *Error {
+	return &Error{File: r.name, Line: r.currentLine(r.L, 0), Msg: msg}
+}
+
+// load compiles the chunk. The compiler re-panics on anything but its own
+// errors, so a bug there must not take the process down either.
+func (r *runner) load(src []byte) (fn *lua.LFunction, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			fn, err = nil, &Error{File: r.name, Line: 1, Msg: fmt.Sprintf("the Lua compiler failed: %v", p)}
+		}
+	}()
+	fn, err = r.L.Load(bytes.NewReader(src), r.name)
+	if err != nil {
+		return nil, r.syntaxError(err, src)
+	}
+	return fn, nil
+}
+
+func (r *runner) syntaxError(err error, src []byte) *Error {
+	if ae, ok := err.(*lua.ApiError); ok && ae.Cause != nil {
+		err = ae.Cause
+	}
+	e := &Error{File: r.name, Line: 1, Msg: strings.TrimSpace(err.Error())}
+	var pe *parse.Error
+	var ce *lua.CompileError
+	switch {
+	case errors.As(err, &pe):
+		e.Msg = pe.Message
+		if pe.Token != "" {
+			e.Msg += " near '" + pe.Token + "'"
+		}
+		e.Line = pe.Pos.Line
+		if e.Line < 1 { // at the end of the file
+			e.Line = bytes.Count(src, []byte("\n")) + 1
+			e.Msg += " at the end of the file"
+		}
+	case errors.As(err, &ce):
+		e.Line, e.Msg = max(ce.Line, 1), ce.Message
+	}
+	return e
+}

@@ -1,0 +1,440 @@
+package script
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"dsim/core/algo"
+	"dsim/core/sim"
+	"dsim/core/topo"
+	"dsim/core/trace"
+)
+
+// world is one simulated system of a scenario.
+type world struct {
+	r      *runner
+	index  int // 1-based
+	spec   *algo.Spec
+	s      *sim.Sim
+	link   sim.Link // the network's default link, as w:network last set it
+	rec    *trace.Recorder
+	header trace.Header
+	ud     *lua.LUserData
+
+	hooks  []hook
+	hooked typeSet // types with a hook; bit 0: a "*" hook
+	whens  []when
+	// scripted is set once the world has a Lua callback: from then on a
+	// callback may add a `when` during a run, so runs check after each event.
+	scripted  bool
+	observing bool
+
+	seqOut   *uint64 // receives the seq of the next event observed
+	cmdLine  int     // script line of the w:command in progress
+	recorded int     // events recorded since the last memory check
+}
+
+type hook struct {
+	typ trace.Type // 0: every type
+	fn  *lua.LFunction
+}
+
+type when struct{ pred, fn *lua.LFunction }
+
+// worldConf is what sim.world{...} asks for.
+type worldConf struct {
+	algorithm string
+	topo      topo.Spec
+	link      sim.Link
+	detector  sim.Time
+	seed      uint64
+	seedSet   bool
+	config    map[string]any
+	maxEvents uint64
+	maxTime   sim.Time
+	trace     bool
+}
+
+// worldKey is one key of sim.world{...}. The same table parses the keys and
+// documents them in the reference.
+type worldKey struct {
+	name, def, doc string
+	set            func(c *worldConf, v lua.LValue) error
+}
+
+var worldKeys = []worldKey{
+	{"algorithm", "(required)", "registry name of the algorithm, e.g. `\"election.bully\"` (see `sim.algorithms()`)", func(c *worldConf, v lua.LValue) (err error) {
+		c.algorithm, err = toString(v)
+		return err
+	}},
+	{"n", "(from `ids`)", "number of processes", func(c *worldConf, v lua.LValue) error {
+		n, err := toNonNegative(v)
+		c.topo.N = int(min(n, topo.MaxN+1))
+		return err
+	}},
+	{"ids", "1..n", "process ids in ring order (they are also the priorities), or `\"shuffled\"` for 1..n in a seeded random order", func(c *worldConf, v lua.LValue) (err error) {
+		if s, ok := v.(lua.LString); ok {
+			if s != "shuffled" {
+				return fmt.Errorf("want a list of ids or \"shuffled\", got %s", describe(v))
+			}
+			c.topo.Shuffle = true
+			return nil
+		}
+		if c.topo.IDs, err = toIDs(v); err == nil && len(c.topo.IDs) == 0 {
+			err = fmt.Errorf("want at least one id")
+		}
+		return err
+	}},
+	{"first", "1", "the first id when `ids` is not given: ids are first..first+n-1", func(c *worldConf, v lua.LValue) error {
+		n, err := toInt(v)
+		c.topo.First = int(n)
+		return err
+	}},
+	{"topology", "the algorithm's", "one of the topologies below", func(c *worldConf, v lua.LValue) (err error) {
+		c.topo.Kind, err = toString(v)
+		return err
+	}},
+	{"arity", "2", "children per node of a `tree`", func(c *worldConf, v lua.LValue) error {
+		n, err := toInt(v)
+		c.topo.Arity = int(n)
+		return err
+	}},
+	{"cols", "ceil(sqrt(n))", "columns of a `grid`", func(c *worldConf, v lua.LValue) error {
+		n, err := toInt(v)
+		c.topo.Cols = int(n)
+		return err
+	}},
+	{"p", "0", "probability of each extra edge of a `random` graph", func(c *worldConf, v lua.LValue) (err error) {
+		c.topo.P, err = toNumber(v)
+		return err
+	}},
+	{"edges", "", "undirected edges of an `edges` topology: `{{1,2},{2,3}}`", func(c *worldConf, v lua.LValue) error {
+		list, err := toList(v)
+		if err != nil {
+			return err
+		}
+		c.topo.Edges = make([][2]sim.NodeID, len(list))
+		for i, e := range list {
+			ids, err := toIDs(e)
+			if err != nil || len(ids) != 2 {
+				return fmt.Errorf("edge %d: want a pair of ids like {1, 2}", i+1)
+			}
+			c.topo.Edges[i] = [2]sim.NodeID{ids[0], ids[1]}
+		}
+		return nil
+	}},
+	{"latency", "1", "message latency in ticks: a number (constant) or a distribution below", func(c *worldConf, v lua.LValue) (err error) {
+		c.link.Latency, err = toDist(v)
+		return err
+	}},
+	{"loss", "0", "probability that a message is lost", func(c *worldConf, v lua.LValue) (err error) {
+		c.link.Loss, err = toNumber(v)
+		return err
+	}},
+	{"dup", "0", "probability that a message is delivered twice", func(c *worldConf, v lua.LValue) (err error) {
+		c.link.Dup, err = toNumber(v)
+		return err
+	}},
+	{"fifo", "true", "messages on a link arrive in the order they were sent", func(c *worldConf, v lua.LValue) (err error) {
+		c.link.FIFO, err = toBool(v)
+		return err
+	}},
+	{"detector", "5", "ticks the failure detector takes to suspect a crashed process (and to trust it again)", func(c *worldConf, v lua.LValue) error {
+		n, err := toNonNegative(v)
+		c.detector = sim.Time(n)
+		return err
+	}},
+	{"seed", "`sim.seed`", "this world's seed (ignored when the run's seed is forced, e.g. `dsim run --seed`)", func(c *worldConf, v lua.LValue) error {
+		n, err := toNonNegative(v)
+		c.seed, c.seedSet = uint64(n), true
+		return err
+	}},
+	{"config", "{}", "algorithm parameters by name (see each algorithm below)", func(c *worldConf, v lua.LValue) error {
+		keys, t, err := fields(v)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if c.config[k], err = plainValue(t.RawGetString(k)); err != nil {
+				return fmt.Errorf("%q: %v", k, err)
+			}
+		}
+		return nil
+	}},
+	{"max_events", "10000000", "the run stops after this many events (0: no limit); a note says so", func(c *worldConf, v lua.LValue) error {
+		n, err := toNonNegative(v)
+		c.maxEvents = uint64(n)
+		return err
+	}},
+	{"max_time", "0 (none)", "the run stops at this virtual time; a note says so", func(c *worldConf, v lua.LValue) error {
+		n, err := toNonNegative(v)
+		c.maxTime = sim.Time(n)
+		return err
+	}},
+	{"trace", "true", "record the trace (`false` saves memory in sweeps; `w:count` and `w:events` then fail)", func(c *worldConf, v lua.LValue) (err error) {
+		c.trace, err = toBool(v)
+		return err
+	}},
+}
+
+func worldKeyNames() string {
+	names := make([]string, len(worldKeys))
+	for i, k := range worldKeys {
+		names[i] = k.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// distDocs documents the latency distributions by the kernel's kinds.
+var distDocs = map[sim.DistKind]string{
+	sim.Constant:    "`{\"constant\", a}`: always a ticks",
+	sim.Uniform:     "`{\"uniform\", a, b}`: an integer in [a, b]",
+	sim.Exponential: "`{\"exp\", min, mean}`: min plus an exponential draw of the given mean",
+	sim.Pareto:      "`{\"pareto\", min, shape}`: a long tail, min * U^(-1/shape), capped at 1000*min",
+}
+
+func distNames() string {
+	names := make([]string, 0, len(sim.DistKinds))
+	for n := range sim.DistKinds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// toDist reads a latency: a number, or {"name", a[, b]}.
+func toDist(v lua.LValue) (sim.Dist, error) {
+	if _, ok := v.(lua.LNumber); ok {
+		a, err := toNumber(v)
+		return sim.Dist{Kind: sim.Constant, A: a}, err
+	}
+	list, err := toList(v)
+	if err != nil || len(list) == 0 {
+		return sim.Dist{}, fmt.Errorf("want a number or a distribution like {\"uniform\", 1, 5}, got %s", describe(v))
+	}
+	name, err := toString(list[0])
+	if err != nil {
+		return sim.Dist{}, fmt.Errorf("distribution name: %v", err)
+	}
+	kind, ok := sim.DistKinds[name]
+	if !ok {
+		return sim.Dist{}, fmt.Errorf("unknown distribution %q (known: %s)", name, distNames())
+	}
+	want := 3
+	if kind == sim.Constant {
+		want = 2
+	}
+	if len(list) != want {
+		return sim.Dist{}, fmt.Errorf("distribution %q takes %d numbers, got %d", name, want-1, len(list)-1)
+	}
+	d := sim.Dist{Kind: kind}
+	if d.A, err = toNumber(list[1]); err == nil && want == 3 {
+		d.B, err = toNumber(list[2])
+	}
+	return d, err
+}
+
+// newWorld builds a world from the sim.world{...} table.
+func (r *runner) newWorld(v lua.LValue) (*world, error) {
+	c := worldConf{
+		topo:      topo.Spec{First: 1},
+		link:      sim.DefaultLink,
+		detector:  5,
+		config:    map[string]any{},
+		maxEvents: 10_000_000,
+		trace:     true,
+	}
+	keys, t, err := fields(v)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		key := findKey(k)
+		if key == nil {
+			return nil, fmt.Errorf("unknown key %q (known: %s)", k, worldKeyNames())
+		}
+		if err := key.set(&c, t.RawGetString(k)); err != nil {
+			return nil, fmt.Errorf("%s: %v", k, err)
+		}
+	}
+	if c.algorithm == "" {
+		return nil, fmt.Errorf("the key algorithm is required (known algorithms: %s)", strings.Join(algo.Names(), ", "))
+	}
+	spec, err := algo.Lookup(c.algorithm)
+	if err != nil {
+		return nil, err
+	}
+	values, err := spec.Resolve(c.config)
+	if err != nil {
+		return nil, err
+	}
+	if c.topo.Kind == "" {
+		c.topo.Kind = spec.Topology
+	}
+	seed := r.opt.Seed
+	if c.seedSet && !r.opt.SeedSet {
+		seed = c.seed
+	}
+	c.topo.Seed = seed
+	g, err := topo.Build(c.topo)
+	if err != nil {
+		return nil, err
+	}
+	factory, err := spec.New(values)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", spec.Name, err)
+	}
+	s, err := sim.New(sim.Config{
+		Seed: seed, Topology: g.Topology, Factory: factory, Link: c.link,
+		DetectDelay: c.detector, MaxEvents: c.maxEvents, MaxTime: c.maxTime,
+	})
+	if err != nil {
+		return nil, err
+	}
+	w := &world{r: r, index: len(r.worlds) + 1, spec: spec, s: s, link: c.link}
+	w.header = trace.Header{
+		Schema: trace.Schema, World: w.index, Algorithm: spec.Name, Seed: seed,
+		Topology: g.Kind, IDs: make([]int, len(g.IDs)), Arity: g.Arity, Cols: g.Cols,
+	}
+	for i, id := range g.IDs {
+		w.header.IDs[i] = int(id)
+	}
+	if g.Adj != nil {
+		w.header.Adj = make([][]int, len(g.Adj))
+		for i, nb := range g.Adj {
+			w.header.Adj[i] = make([]int, len(nb))
+			for k, j := range nb {
+				w.header.Adj[i][k] = int(g.IDs[j])
+			}
+		}
+	}
+	names := make([]string, 0, len(values))
+	for k := range values {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		w.header.Config = append(w.header.Config, trace.Setting{Key: k, Value: values[k]})
+	}
+	if c.trace && !r.opt.NoTrace {
+		w.rec = &trace.Recorder{}
+		w.observe()
+	}
+	w.ud = r.L.NewUserData()
+	w.ud.Value = w
+	w.ud.Metatable = r.worldMT
+	r.worlds = append(r.worlds, w)
+	return w, nil
+}
+
+func findKey(name string) *worldKey {
+	for i := range worldKeys {
+		if worldKeys[i].name == name {
+			return &worldKeys[i]
+		}
+	}
+	return nil
+}
+
+// observe attaches the world's one observer to the kernel. Without a trace
+// and without hooks there is none, and the kernel builds no events at all.
+func (w *world) observe() {
+	if !w.observing {
+		w.observing = true
+		w.s.Observe(w.onEvent)
+	}
+}
+
+func (w *world) onEvent(e *trace.Event) {
+	if w.seqOut != nil {
+		*w.seqOut = e.Seq
+		w.seqOut = nil
+	}
+	if e.Type == trace.Command && w.cmdLine > 0 {
+		e.Line = w.cmdLine
+	}
+	if w.rec != nil {
+		w.rec.Record(e)
+		// Go code adds events without running Lua, so the memory guard
+		// also looks every so many recorded events.
+		if w.recorded++; w.recorded >= memoryEvery {
+			w.recorded = 0
+			if err := w.r.budget.mem.check(); err != nil {
+				w.r.fail(w.r.errorHere(err.Error()))
+				w.s.Stop()
+			}
+		}
+	}
+	if w.hooked&(1|1<<e.Type) != 0 && w.r.fatal == nil {
+		t := w.r.eventTable(e)
+		for i, n := 0, len(w.hooks); i < n; i++ {
+			h := w.hooks[i]
+			if h.typ != 0 && h.typ != e.Type {
+				continue
+			}
+			if _, ok := w.r.callback(w, h.fn, t); !ok {
+				return
+			}
+		}
+	}
+}
+
+// emit records a scenario-level event and returns its seq (0 when the world
+// has no observer).
+func (w *world) emit(e trace.Event) uint64 {
+	var seq uint64
+	w.seqOut = &seq
+	w.s.Emit(e)
+	w.seqOut = nil
+	return seq
+}
+
+// afterEvent runs after every event of a run or step: it fires the `when`
+// callbacks whose condition holds and asks the `until` predicate.
+func (w *world) afterEvent(until *lua.LFunction) bool {
+	r := w.r
+	for i := 0; i < len(w.whens) && r.fatal == nil; {
+		wh := w.whens[i]
+		v, ok := r.callback(w, wh.pred)
+		if !ok || !lua.LVAsBool(v) {
+			i++
+			continue
+		}
+		w.whens = append(w.whens[:i], w.whens[i+1:]...)
+		r.callback(w, wh.fn)
+	}
+	if r.fatal != nil {
+		return true
+	}
+	if until != nil {
+		v, ok := r.callback(w, until)
+		return !ok || lua.LVAsBool(v)
+	}
+	return false
+}
+
+// agreed returns the value every live process holds for key, or nil.
+func (w *world) agreed(key string) any {
+	var val any
+	var enc []byte
+	live := 0
+	for _, id := range w.s.IDs() {
+		if !w.s.Up(id) {
+			continue
+		}
+		v := w.s.Get(id, key)
+		if v == nil {
+			return nil
+		}
+		e := trace.AppendJSON(nil, v)
+		if live > 0 && string(e) != string(enc) {
+			return nil
+		}
+		val, enc = v, e
+		live++
+	}
+	return val
+}
