@@ -18,7 +18,12 @@ const (
 
 var distNames = [...]string{Constant: "constant", Uniform: "uniform", Exponential: "exponential", Pareto: "pareto"}
 
-func (k DistKind) String() string { return distNames[k] }
+func (k DistKind) String() string {
+	if int(k) < len(distNames) {
+		return distNames[k]
+	}
+	return fmt.Sprintf("dist(%d)", uint8(k))
+}
 
 // DistKinds maps the names scripts use to distributions; "exp" and
 // "longtail" are aliases.
@@ -52,6 +57,7 @@ func (d Dist) Validate() error {
 		return bad("must not be negative")
 	}
 	switch d.Kind {
+	case Constant, Exponential:
 	case Uniform:
 		if d.B < d.A {
 			return bad("the upper bound is below the lower bound")
@@ -60,6 +66,8 @@ func (d Dist) Validate() error {
 		if d.A < 1 || d.B <= 0 {
 			return bad("pareto needs a minimum of at least 1 and a positive shape")
 		}
+	default:
+		return bad("unknown distribution")
 	}
 	if d.A > 1e12 || d.B > 1e12 {
 		return bad("too large")
@@ -84,14 +92,18 @@ func (d Dist) draw(r *rand.Rand) Time {
 		}
 		return Time(lo + r.Int64N(hi-lo+1))
 	case Exponential:
-		return Time(d.A + math.Floor(-d.B*detLog(1-r.Float64())))
+		return Time(d.A + math.Floor(-d.B*detLog(unitOpen(r))))
 	case Pareto:
-		// U^(-1/shape) = exp(-ln(U)/shape), with U in (0, 1].
-		v := d.A * detExp(-detLog(1-r.Float64())/d.B)
+		// U^(-1/shape) = exp(-ln(U)/shape).
+		v := d.A * detExp(-detLog(unitOpen(r))/d.B)
 		return Time(math.Min(math.Floor(v), 1000*d.A))
 	}
 	panic("sim: unknown distribution")
 }
+
+// unitOpen draws from (0, 1]. The conversion keeps the compiler from fusing
+// the inlined scaling inside Float64 with the subtraction (see detLog).
+func unitOpen(r *rand.Rand) float64 { return 1 - float64(r.Float64()) }
 
 // Link is the model of one directed link, and of the network's default.
 type Link struct {

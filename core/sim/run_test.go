@@ -1,0 +1,291 @@
+package sim
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"dsim/core/trace"
+)
+
+// ticker re-arms a timer of period d forever and counts its firings.
+func ticker(d Duration, count *int) Factory {
+	return func(NodeID) Node {
+		return &fnNode{
+			start: func(ctx Context) { ctx.SetTimer(d, "tick") },
+			timer: func(ctx Context, tag string) {
+				*count++
+				ctx.SetTimer(d, tag)
+			},
+		}
+	}
+}
+
+func TestEventLimitStopsZeroDelayLoop(t *testing.T) {
+	n := 0
+	s, _ := world(t, []NodeID{1}, DefaultLink, ticker(0, &n), func(c *Config) { c.MaxEvents = 1000 })
+	res := s.Run(Until{})
+	if res.Reason != EventLimit || !res.Limited() || res.Events != 1000 || res.Time != 0 || n != 999 {
+		t.Fatalf("result %+v after %d firings; want the event limit after 1000 events at t=0", res, n)
+	}
+	if !strings.Contains(res.String(), "event limit") {
+		t.Fatalf("String() = %q does not name the limit", res.String())
+	}
+	// The limit bounds the whole run, not each Run call.
+	if res := s.Run(Until{}); res.Reason != EventLimit || res.Events != 0 {
+		t.Fatalf("second run %+v", res)
+	}
+}
+
+func TestTimeLimit(t *testing.T) {
+	n := 0
+	s, _ := world(t, []NodeID{1}, DefaultLink, ticker(7, &n), func(c *Config) { c.MaxTime = 100 })
+	res := s.Run(Until{})
+	// Start at 0, firings at 7, 14, ..., 98.
+	if res.Reason != TimeLimit || !res.Limited() || res.Time != 100 || res.Events != 15 || n != 14 {
+		t.Fatalf("result %+v after %d firings", res, n)
+	}
+	if !strings.Contains(res.String(), "time limit at t=100") {
+		t.Fatalf("String() = %q", res.String())
+	}
+	// A requested time beyond the limit stops at the limit too.
+	s2, _ := world(t, []NodeID{1}, DefaultLink, idle, func(c *Config) { c.MaxTime = 50 })
+	if res := s2.Run(Until{Time: 80}); res.Reason != TimeLimit || res.Time != 50 {
+		t.Fatalf("idle run to 80 with MaxTime 50: %+v", res)
+	}
+}
+
+func TestQuiescentBeatsExhaustedLimit(t *testing.T) {
+	s, _ := world(t, []NodeID{1, 2, 3}, DefaultLink, idle, func(c *Config) { c.MaxEvents = 3 })
+	if res := s.Run(Until{}); res.Reason != Quiescent || res.Events != 3 {
+		t.Fatalf("three boots with MaxEvents 3: %+v, want quiescent", res)
+	}
+}
+
+func TestUntilTime(t *testing.T) {
+	n := 0
+	s, _ := world(t, []NodeID{1}, DefaultLink, ticker(7, &n))
+	res := s.Run(Until{Time: 49})
+	if res.Reason != ReachedTime || res.Time != 49 || s.Now() != 49 || n != 7 {
+		t.Fatalf("%+v with %d firings; want t=49 after the firing at 49", res, n)
+	}
+	if res := s.Run(Until{Time: 30}); res.Reason != ReachedTime || res.Events != 0 || s.Now() != 49 {
+		t.Fatalf("running to an earlier time: %+v, now %d", res, s.Now())
+	}
+	idleSim, _ := world(t, []NodeID{1}, DefaultLink, idle)
+	if res := idleSim.Run(Until{Time: 500}); res.Reason != ReachedTime || idleSim.Now() != 500 {
+		t.Fatalf("quiet run to 500: %+v", res)
+	}
+}
+
+func TestUntilEventsAndPredicate(t *testing.T) {
+	n := 0
+	s, _ := world(t, []NodeID{1}, DefaultLink, ticker(3, &n))
+	if res := s.Run(Until{Events: 5}); res.Reason != EventCount || res.Events != 5 || n != 4 {
+		t.Fatalf("%+v, %d firings", res, n)
+	}
+	res := s.Run(Until{Pred: func() bool { return n >= 10 }})
+	if res.Reason != Predicate || n != 10 || res.Time != 30 {
+		t.Fatalf("%+v, %d firings; want to stop right after the 10th at t=30", res, n)
+	}
+	if res := s.Run(Until{Pred: func() bool { return true }}); res.Reason != Predicate || res.Events != 0 {
+		t.Fatalf("a predicate true from the start: %+v", res)
+	}
+}
+
+func TestStopFromObserver(t *testing.T) {
+	n := 0
+	s, _ := world(t, []NodeID{1}, DefaultLink, ticker(1, &n))
+	s.Observe(func(e *trace.Event) {
+		if e.Type == trace.Timer && e.T == 5 {
+			s.Stop()
+		}
+	})
+	if res := s.Run(Until{}); res.Reason != Stopped || res.Time != 5 || n != 5 {
+		t.Fatalf("%+v, %d firings", res, n)
+	}
+	if s.Running() {
+		t.Fatal("Running after Run returned")
+	}
+}
+
+func TestStats(t *testing.T) {
+	mk := func(id NodeID) Node {
+		return &fnNode{start: func(ctx Context) {
+			if id == 1 {
+				ctx.Broadcast(msg{})
+				ctx.Send(9, msg{})
+			}
+		}}
+	}
+	s, _ := world(t, []NodeID{1, 2, 3}, DefaultLink, mk)
+	s.At(0, func() { must(t, s.Crash(3)) })
+	s.At(1, func() { must(t, s.Inject(2, 1, kindMsg("A"))) })
+	s.Run(Until{})
+	st := s.Stats()
+	want := []KindStats{{Kind: "A", Sent: 1, Delivered: 1}, {Kind: "M", Sent: 3, Delivered: 1, Dropped: 2}}
+	if !slices.Equal(st.Kinds, want) {
+		t.Fatalf("kinds %+v, want %+v", st.Kinds, want)
+	}
+	if st.Sent != 4 || st.Delivered != 2 || st.Dropped != 2 || st.Time != 2 {
+		t.Fatalf("stats %+v", st)
+	}
+	if st.DropReasons["crashed"] != 1 || st.DropReasons["no-such-process"] != 1 || len(st.DropReasons) != 2 {
+		t.Fatalf("drop reasons %v", st.DropReasons)
+	}
+	// 3 boots, 2 actions, 2 deliveries (to 2 and the injected A), 1 drop on
+	// arrival, 1 detector update for the crash.
+	if st.Events != 9 || st.Events != s.Events() {
+		t.Fatalf("events %d, want 9", st.Events)
+	}
+}
+
+type kindMsg string
+
+func (k kindMsg) Kind() string { return string(k) }
+
+func TestTopologyView(t *testing.T) {
+	ids := []NodeID{3, 5, 0, 1, 4, 6}
+	ring := [][]int32{{1}, {2}, {3}, {4}, {5}, {0}}
+	views := map[NodeID]Context{}
+	mk := func(id NodeID) Node {
+		return &fnNode{start: func(ctx Context) { views[id] = ctx }}
+	}
+	s, err := New(Config{Topology: Topology{IDs: ids, Adj: ring}, Factory: mk, Link: DefaultLink})
+	must(t, err)
+	s.Run(Until{})
+	c := views[3]
+	for dir, want := range map[int]NodeID{1: 5, 2: 0, -1: 6, -2: 4, 6: 3, 7: 5, -13: 6, 0: 3} {
+		if got := c.Neighbor(dir); got != want {
+			t.Errorf("Neighbor(%d) of 3 = %d, want %d", dir, got, want)
+		}
+	}
+	if got := views[0].Peers(); !slices.Equal(got, []NodeID{1, 4, 6, 3, 5}) {
+		t.Errorf("Peers of 0 = %v", got)
+	}
+	if got := views[0].Neighbors(); !slices.Equal(got, []NodeID{1}) {
+		t.Errorf("Neighbors of 0 on the ring = %v", got)
+	}
+	if c.N() != 6 || c.Self() != 3 {
+		t.Errorf("N %d, Self %d", c.N(), c.Self())
+	}
+	// Appending to a shared slice must not write into the kernel's.
+	_ = append(views[6].Peers(), 99)
+	_ = append(views[0].Neighbors(), 99)
+	if got := views[3].Peers(); !slices.Equal(got, []NodeID{5, 0, 1, 4, 6}) {
+		t.Errorf("Peers of 3 after an append elsewhere = %v", got)
+	}
+
+	complete, _ := world(t, []NodeID{7, 8, 9}, DefaultLink, mk)
+	complete.Run(Until{})
+	if got := views[8].Neighbors(); !slices.Equal(got, []NodeID{9, 7}) {
+		t.Errorf("Neighbors of 8 on a complete graph = %v", got)
+	}
+}
+
+func TestNewRejectsBadConfig(t *testing.T) {
+	ok := Config{Topology: Topology{IDs: []NodeID{1, 2}}, Factory: idle, Link: DefaultLink}
+	for name, change := range map[string]func(c *Config){
+		"no processes":   func(c *Config) { c.Topology.IDs = nil },
+		"duplicate id":   func(c *Config) { c.Topology.IDs = []NodeID{1, 1} },
+		"duplicate far":  func(c *Config) { c.Topology.IDs = []NodeID{1, 1 << 30, 1} },
+		"id too low":     func(c *Config) { c.Topology.IDs = []NodeID{trace.NoNode, 1} },
+		"id too high":    func(c *Config) { c.Topology.IDs = []NodeID{1, 1 << 31} },
+		"adj rows":       func(c *Config) { c.Topology.Adj = [][]int32{{1}} },
+		"adj index":      func(c *Config) { c.Topology.Adj = [][]int32{{1}, {2}} },
+		"adj negative":   func(c *Config) { c.Topology.Adj = [][]int32{{-1}, {0}} },
+		"no factory":     func(c *Config) { c.Factory = nil },
+		"bad link":       func(c *Config) { c.Link.Loss = 2 },
+		"negative delay": func(c *Config) { c.DetectDelay = -1 },
+	} {
+		c := ok
+		change(&c)
+		if _, err := New(c); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := New(ok); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStateTrace(t *testing.T) {
+	list := []int{1, 2}
+	mk := func(NodeID) Node {
+		return &fnNode{start: func(ctx Context) {
+			ctx.Set("role", "leader")
+			ctx.Set("role", "leader") // unchanged: no event
+			ctx.Set("list", list)
+			list[0] = 99 // must not rewrite what was recorded
+			ctx.Set("list", []int{1, 2})
+			ctx.Set("role", nil)
+			ctx.Log("x=%d", 3)
+		}}
+	}
+	s, rec := world(t, []NodeID{1}, DefaultLink, mk)
+	s.Run(Until{})
+	var got []string
+	for _, e := range rec.Events {
+		switch e.Type {
+		case trace.State:
+			got = append(got, e.Key+":"+string(trace.AppendJSON(nil, e.Old))+"->"+string(trace.AppendJSON(nil, e.New)))
+		case trace.Log:
+			got = append(got, "log "+e.Text)
+		}
+	}
+	want := []string{`role:null->"leader"`, `list:null->[1,2]`, `role:"leader"->null`, "log x=3"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("state events %q, want %q", got, want)
+	}
+	if v := s.Get(1, "list"); !slices.Equal(v.([]int), []int{1, 2}) {
+		t.Fatalf("Get list = %v", v)
+	}
+}
+
+func TestArgs(t *testing.T) {
+	a := Args{"n": 3.0, "id": NodeID(4), "s": "x", "f": 2.5}
+	if v, err := a.Int("n", 0); v != 3 || err != nil {
+		t.Errorf("Int(n) = %d, %v", v, err)
+	}
+	if v, err := a.Int("id", 0); v != 4 || err != nil {
+		t.Errorf("Int(id) = %d, %v", v, err)
+	}
+	if v, err := a.Int("missing", 7); v != 7 || err != nil {
+		t.Errorf("Int(missing) = %d, %v", v, err)
+	}
+	for _, k := range []string{"s", "f"} {
+		if _, err := a.Int(k, 0); err == nil {
+			t.Errorf("Int(%s) accepted a non-integer", k)
+		}
+	}
+	if got := a.String(); got != `f=2.5 id=4 n=3 s="x"` {
+		t.Errorf("String() = %s", got)
+	}
+}
+
+func TestDeterministicPerSeed(t *testing.T) {
+	a, b, c := richTrace(t, 7), richTrace(t, 7), richTrace(t, 8)
+	if string(a) != string(b) {
+		t.Fatal("two runs with one seed differ")
+	}
+	if string(a) == string(c) {
+		t.Fatal("two seeds gave the same run")
+	}
+}
+
+// TestZeroAllocsPerDelivery checks the hot path allocates nothing per
+// delivered message with tracing off, for constant and random FIFO links.
+func TestZeroAllocsPerDelivery(t *testing.T) {
+	for _, link := range []Link{DefaultLink, {Latency: Dist{Kind: Uniform, A: 1, B: 20}, FIFO: true}} {
+		s := tokenRing(t, 64, link)
+		s.Run(Until{Events: 10000}) // warm up: queue pool and FIFO table
+		allocs := testing.AllocsPerRun(20, func() {
+			if res := s.Run(Until{Events: 1000}); res.Events != 1000 {
+				t.Fatalf("run %+v", res)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%v: %.1f allocations per 1000 deliveries", link.Latency, allocs)
+		}
+	}
+}
