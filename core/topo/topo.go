@@ -6,7 +6,7 @@ package topo
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 
 	"dsim/core/sim"
 )
@@ -21,7 +21,7 @@ var Kinds = []struct{ Name, Doc string }{
 	{"tree", "a k-ary tree (arity k) rooted at the first process"},
 	{"grid", "rows x cols, four neighbours each (cols defaults to ceil(sqrt n))"},
 	{"random", "a seeded random connected graph: a random spanning tree plus edges with probability p"},
-	{"edges", "an explicit undirected edge list; ids come from the edges unless given"},
+	{"edges", "an explicit undirected edge list; the processes are ids (or first..first+n-1), else every id the edges name"},
 }
 
 // MaxN bounds the process count a scenario may ask for.
@@ -32,7 +32,7 @@ type Spec struct {
 	Kind string
 	N    int
 	// IDs in ring order. Empty: First..First+N-1 (callers default First
-	// to 1), shuffled when Shuffle.
+	// to 1). Either list is shuffled by Seed when Shuffle is set.
 	IDs     []sim.NodeID
 	First   int
 	Shuffle bool
@@ -56,6 +56,9 @@ func Build(s Spec) (Graph, error) {
 	if s.Kind == "" {
 		s.Kind = "complete"
 	}
+	if !known(s.Kind) {
+		return Graph{}, fmt.Errorf("unknown topology %q (known: %s)", s.Kind, kindNames())
+	}
 	if s.Kind == "edges" {
 		return buildEdges(s)
 	}
@@ -67,7 +70,7 @@ func Build(s Spec) (Graph, error) {
 	g := Graph{Topology: sim.Topology{Name: s.Kind, IDs: ids}, Kind: s.Kind}
 	adj := make([][]int32, n)
 	link := func(a, b int) {
-		if a != b && !contains(adj[a], int32(b)) {
+		if a != b && !slices.Contains(adj[a], int32(b)) {
 			adj[a] = append(adj[a], int32(b))
 		}
 	}
@@ -130,28 +133,52 @@ func Build(s Spec) (Graph, error) {
 		if int64(n)*int64(n) > 1<<26 && s.P > 0 {
 			return Graph{}, fmt.Errorf("topology random: n=%d is too large for extra edges (at most 8192)", n)
 		}
-		r := sim.Stream(s.Seed, "topology", 0)
-		order := r.Perm(n)
-		for k := 1; k < n; k++ {
-			both(order[k], order[r.IntN(k)])
-		}
-		if s.P > 0 {
-			for a := range n {
-				for b := a + 1; b < n; b++ {
-					if r.Float64() < s.P {
-						both(a, b)
-					}
-				}
-			}
-		}
-		for i := range adj {
-			sort.Slice(adj[i], func(x, y int) bool { return adj[i][x] < adj[i][y] })
-		}
-	default:
-		return Graph{}, fmt.Errorf("unknown topology %q (known: %s)", s.Kind, kindNames())
+		adj = randomGraph(n, s.P, s.Seed)
 	}
 	g.Adj = adj
 	return g, nil
+}
+
+// randomGraph joins the processes by a random recursive tree (each one, in
+// a random order, to a random earlier one), so the graph is connected, then
+// adds every other pair with probability p. Lists come out sorted.
+func randomGraph(n int, p float64, seed uint64) [][]int32 {
+	r := sim.Stream(seed, "topology", 0)
+	adj := make([][]int32, n)
+	parent := make([]int32, n)
+	for i := range parent {
+		parent[i] = -1
+	}
+	order := r.Perm(n)
+	for k := 1; k < n; k++ {
+		a, b := order[k], order[r.IntN(k)]
+		parent[a] = int32(b)
+		adj[a] = append(adj[a], int32(b))
+		adj[b] = append(adj[b], int32(a))
+	}
+	if p > 0 {
+		for a := range n {
+			for b := a + 1; b < n; b++ {
+				if r.Float64() < p && parent[a] != int32(b) && parent[b] != int32(a) {
+					adj[a] = append(adj[a], int32(b))
+					adj[b] = append(adj[b], int32(a))
+				}
+			}
+		}
+	}
+	for _, row := range adj {
+		slices.Sort(row)
+	}
+	return adj
+}
+
+func known(kind string) bool {
+	for _, k := range Kinds {
+		if k.Name == kind {
+			return true
+		}
+	}
+	return false
 }
 
 func kindNames() string {
@@ -165,39 +192,43 @@ func kindNames() string {
 	return out
 }
 
-func contains(a []int32, x int32) bool {
-	for _, v := range a {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
+// assignIDs returns the ids in ring order: the given list, or First..
+// First+N-1; either shuffled by the seed when asked.
 func assignIDs(s Spec) ([]sim.NodeID, error) {
+	var ids []sim.NodeID
 	if len(s.IDs) > 0 {
 		if s.N != 0 && s.N != len(s.IDs) {
 			return nil, fmt.Errorf("n=%d but %d ids were given", s.N, len(s.IDs))
 		}
-		seen := map[sim.NodeID]bool{}
+		if len(s.IDs) > MaxN {
+			return nil, fmt.Errorf("%d ids are more than the %d processes dsim simulates", len(s.IDs), MaxN)
+		}
+		seen := make(map[sim.NodeID]bool, len(s.IDs))
 		for _, id := range s.IDs {
+			if id < sim.MinID || id > sim.MaxID {
+				return nil, fmt.Errorf("ids: %d is outside [%d, %d]", id, sim.MinID, sim.MaxID)
+			}
 			if seen[id] {
 				return nil, fmt.Errorf("ids: %d appears twice", id)
 			}
 			seen[id] = true
 		}
-		return append([]sim.NodeID(nil), s.IDs...), nil
-	}
-	if s.N < 1 {
-		return nil, fmt.Errorf("n must be at least 1, got %d", s.N)
-	}
-	if s.N > MaxN {
-		return nil, fmt.Errorf("n=%d is more than the %d processes dsim simulates", s.N, MaxN)
-	}
-	first := s.First
-	ids := make([]sim.NodeID, s.N)
-	for i := range ids {
-		ids[i] = sim.NodeID(first + i)
+		ids = slices.Clone(s.IDs)
+	} else {
+		if s.N < 1 {
+			return nil, fmt.Errorf("n must be at least 1, got %d", s.N)
+		}
+		if s.N > MaxN {
+			return nil, fmt.Errorf("n=%d is more than the %d processes dsim simulates", s.N, MaxN)
+		}
+		first, last := int64(s.First), int64(s.First)+int64(s.N)-1
+		if first < int64(sim.MinID) || last > int64(sim.MaxID) {
+			return nil, fmt.Errorf("ids %d..%d reach outside [%d, %d]", first, last, sim.MinID, sim.MaxID)
+		}
+		ids = make([]sim.NodeID, s.N)
+		for i := range ids {
+			ids[i] = sim.NodeID(first + int64(i))
+		}
 	}
 	if s.Shuffle {
 		r := sim.Stream(s.Seed, "ids", 0)
@@ -206,24 +237,26 @@ func assignIDs(s Spec) ([]sim.NodeID, error) {
 	return ids, nil
 }
 
+// buildEdges makes an explicit undirected graph. The processes are the
+// given ids, or First..First+N-1 when N is given, or else every id the edges
+// name, in increasing order.
 func buildEdges(s Spec) (Graph, error) {
 	if len(s.Edges) == 0 {
 		return Graph{}, fmt.Errorf("topology edges: no edges given")
 	}
-	ids := s.IDs
-	if len(ids) == 0 {
+	if len(s.IDs) == 0 && s.N == 0 {
 		seen := map[sim.NodeID]bool{}
 		for _, e := range s.Edges {
 			for _, id := range e {
 				if !seen[id] {
 					seen[id] = true
-					ids = append(ids, id)
+					s.IDs = append(s.IDs, id)
 				}
 			}
 		}
-		sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+		slices.Sort(s.IDs)
 	}
-	ids, err := assignIDs(Spec{IDs: ids})
+	ids, err := assignIDs(s)
 	if err != nil {
 		return Graph{}, err
 	}
@@ -241,7 +274,7 @@ func buildEdges(s Spec) (Graph, error) {
 		if a == b {
 			return Graph{}, fmt.Errorf("topology edges: edge %d is a self-loop on %d", k+1, e[0])
 		}
-		if !contains(adj[a], b) {
+		if !slices.Contains(adj[a], b) {
 			adj[a] = append(adj[a], b)
 			adj[b] = append(adj[b], a)
 		}
