@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"dsim/core/algo"
+	"dsim/core/sim"
+	"dsim/core/topo"
+	"dsim/core/trace"
+)
+
+func cmdList(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("list", "list [ALGORITHM]", stderr)
+	pos, code, ok := parse(fs, args)
+	if !ok {
+		return code
+	}
+	switch len(pos) {
+	case 0:
+		listAll(stdout)
+		return exitOK
+	case 1:
+		spec, err := algo.Lookup(pos[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "dsim list: %v\n", err)
+			return exitError
+		}
+		listAlgorithm(stdout, spec)
+		return exitOK
+	}
+	return usageError(fs, stderr, "want at most one algorithm name, got %d", len(pos))
+}
+
+func listAll(w io.Writer) {
+	fmt.Fprintln(w, "ALGORITHMS (dsim list NAME shows one)")
+	fmt.Fprintln(w)
+	for _, s := range algo.All() {
+		listAlgorithm(w, s)
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "TOPOLOGIES (sim.world{topology = NAME})")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, k := range topo.Kinds {
+		fmt.Fprintf(tw, "  %s\t%s\n", k.Name, k.Doc)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "LATENCY DISTRIBUTIONS (latency = {NAME, a, b}; a plain number is constant; dsim api says what a and b mean)")
+	for _, names := range distributions() {
+		fmt.Fprintf(w, "  %s\n", strings.Join(names, ", "))
+	}
+}
+
+func listAlgorithm(w io.Writer, s *algo.Spec) {
+	fmt.Fprintf(w, "%s — %s\n", s.Name, s.Summary)
+	fmt.Fprintf(w, "  default topology: %s\n", s.Topology)
+	for _, line := range strings.Split(strings.TrimSpace(s.Description), "\n") {
+		fmt.Fprintf(w, "  %s\n", strings.TrimSpace(line))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	section := func(title string, empty bool) {
+		if !empty {
+			tw.Flush()
+			fmt.Fprintf(w, "  %s:\n", title)
+		}
+	}
+	section("config", len(s.Config) == 0)
+	for _, p := range s.Config {
+		fmt.Fprintf(tw, "    %s\t%s\tdefault %s\t%s%s\n", p.Name, p.Type, trace.AppendJSON(nil, p.Default), p.Doc, bounds(p))
+	}
+	section("commands", len(s.Commands) == 0)
+	for _, c := range s.Commands {
+		fmt.Fprintf(tw, "    %s\t%s\t%s\n", c.Name, c.Args, c.Doc)
+	}
+	section("state", len(s.State) == 0)
+	for _, k := range s.State {
+		fmt.Fprintf(tw, "    %s\t%s\n", k.Key, k.Doc)
+	}
+	section("messages (fields as in traces and w:inject)", len(s.Messages) == 0)
+	for _, m := range s.Messages {
+		fmt.Fprintf(tw, "    %s\t%s\n", m.Kind(), trace.AppendJSON(nil, m))
+	}
+	tw.Flush()
+	if len(s.Properties) > 0 {
+		fmt.Fprintf(w, "  properties: %s\n", strings.Join(s.Properties, ", "))
+	}
+}
+
+func bounds(p algo.Param) string {
+	if p.Min == p.Max {
+		return ""
+	}
+	return fmt.Sprintf(" [%s, %s]", strconv.FormatFloat(p.Min, 'f', -1, 64), strconv.FormatFloat(p.Max, 'f', -1, 64))
+}
+
+// distributions groups the latency distribution names by kind: the
+// canonical name first, then its aliases.
+func distributions() [][]string {
+	byKind := map[sim.DistKind][]string{}
+	for name, k := range sim.DistKinds {
+		byKind[k] = append(byKind[k], name)
+	}
+	kinds := make([]sim.DistKind, 0, len(byKind))
+	for k := range byKind {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
+	var out [][]string
+	for _, k := range kinds {
+		names := byKind[k]
+		sort.Slice(names, func(i, j int) bool {
+			if (names[i] == k.String()) != (names[j] == k.String()) {
+				return names[i] == k.String()
+			}
+			return names[i] < names[j]
+		})
+		out = append(out, names)
+	}
+	return out
+}

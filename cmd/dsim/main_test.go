@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"dsim/core/algo"
+	"dsim/core/script"
+	"dsim/core/topo"
+	"dsim/core/trace"
+)
+
+// dsim runs the CLI in-process and returns its exit code and outputs.
+func dsim(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func wantCode(t *testing.T, got, want int, stderr string) {
+	t.Helper()
+	if got != want {
+		t.Fatalf("exit code %d, want %d; stderr:\n%s", got, want, stderr)
+	}
+}
+
+func TestRunText(t *testing.T) {
+	code, out, errOut := dsim(t, "run", "testdata/pass.lua")
+	wantCode(t, code, exitOK, errOut)
+	if !strings.HasPrefix(out, "# world 1: election.changroberts on complete [1,2,3], seed ") {
+		t.Errorf("the text trace should open with the world line, got:\n%s", out)
+	}
+	if !strings.Contains(out, " check PASS three processes (line 5)") {
+		t.Errorf("the trace should hold the check events, got:\n%s", out)
+	}
+	if strings.Contains(out, "processes\t3") || !strings.Contains(errOut, "processes\t3") {
+		t.Errorf("print() output belongs on stderr only; stdout:\n%s\nstderr:\n%s", out, errOut)
+	}
+}
+
+func TestRunJSONLFlagsAnywhere(t *testing.T) {
+	_, before, _ := dsim(t, "run", "--format", "jsonl", "--seed", "7", "testdata/pass.lua")
+	code, after, errOut := dsim(t, "run", "testdata/pass.lua", "--seed=7", "--format=jsonl")
+	wantCode(t, code, exitOK, errOut)
+	if before != after {
+		t.Fatalf("flags before and after the file must mean the same:\n%s\n---\n%s", before, after)
+	}
+	worlds, err := trace.ReadJSONL(strings.NewReader(after))
+	if err != nil {
+		t.Fatalf("stdout is not a JSONL trace: %v\n%s", err, after)
+	}
+	if len(worlds) != 1 || worlds[0].Header.Seed != 7 {
+		t.Fatalf("want one world with the forced seed 7, got %+v", worlds)
+	}
+	var again bytes.Buffer
+	if err := trace.WriteJSONL(&again, worlds); err != nil {
+		t.Fatal(err)
+	}
+	if again.String() != after {
+		t.Error("the JSONL written by dsim run does not read back to the same bytes")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	code, out, errOut := dsim(t, "check", "testdata/pass.lua", "testdata/fail.lua")
+	wantCode(t, code, exitFailed, errOut)
+	want := strings.Join([]string{
+		"PASS testdata/pass.lua:5 three processes",
+		"PASS testdata/pass.lua:6 time never runs backwards",
+		"PASS testdata/fail.lua:4 this one holds",
+		"FAIL testdata/fail.lua:5 four processes (wrong on purpose)",
+		"3 passed, 1 failed",
+		"",
+	}, "\n")
+	if out != want {
+		t.Errorf("check printed:\n%s\nwant:\n%s", out, want)
+	}
+	code, out, errOut = dsim(t, "check", "testdata/pass.lua")
+	wantCode(t, code, exitOK, errOut)
+	if !strings.HasSuffix(out, "\n2 passed, 0 failed\n") {
+		t.Errorf("want the closing line 2 passed, 0 failed, got:\n%s", out)
+	}
+}
+
+func TestCheckJUnit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "report.xml")
+	code, _, errOut := dsim(t, "check", "--junit", path, "testdata/fail.lua", "testdata/error.lua")
+	wantCode(t, code, exitError, errOut)
+	var got junitSuites
+	data := readFile(t, path)
+	if err := xml.Unmarshal(data, &got); err != nil {
+		t.Fatalf("not JUnit XML: %v\n%s", err, data)
+	}
+	if got.Tests != 4 || got.Failures != 1 || got.Errors != 1 || len(got.Suites) != 2 {
+		t.Fatalf("want 4 tests (2+1 checks, 1 script error), 1 failure, 1 error in 2 suites, got %+v", got)
+	}
+	if c := got.Suites[0].Cases[1]; c.Failure == nil || c.Failure.Message != "testdata/fail.lua:5: four processes (wrong on purpose)" {
+		t.Errorf("the failing case should carry file:line and the message, got %+v", c)
+	}
+	if c := got.Suites[1].Cases[1]; c.Error == nil || !strings.HasPrefix(c.Error.Message, "testdata/error.lua:5: ") {
+		t.Errorf("the script error case should carry file:line, got %+v", c)
+	}
+}
+
+func TestScriptErrorExit2(t *testing.T) {
+	for _, cmd := range []string{"run", "check"} {
+		t.Run(cmd, func(t *testing.T) {
+			code, out, errOut := dsim(t, cmd, "testdata/error.lua")
+			wantCode(t, code, exitError, errOut)
+			if !strings.HasPrefix(errOut, "testdata/error.lua:5: ") {
+				t.Errorf("want the error as FILE:LINE: message on stderr, got %q", errOut)
+			}
+			// What ran before the error is still reported.
+			if cmd == "check" && !strings.Contains(out, "PASS testdata/error.lua:4 recorded before the error") {
+				t.Errorf("check should still list the expectations met before the error:\n%s", out)
+			}
+			if cmd == "run" && !strings.Contains(out, "check PASS recorded before the error") {
+				t.Errorf("run should still print the trace up to the error:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestUnknownAlgorithm(t *testing.T) {
+	code, _, errOut := dsim(t, "run", "testdata/unknown-algo.lua")
+	wantCode(t, code, exitError, errOut)
+	if !strings.HasPrefix(errOut, "testdata/unknown-algo.lua:3: ") || !strings.Contains(errOut, "election.nope") {
+		t.Errorf("want FILE:LINE naming the unknown algorithm, got %q", errOut)
+	}
+	code, _, errOut = dsim(t, "list", "election.nope")
+	wantCode(t, code, exitError, errOut)
+	if !strings.Contains(errOut, "election.nope") || !strings.Contains(errOut, "election.changroberts") {
+		t.Errorf("list NAME should name the unknown algorithm and the known ones, got %q", errOut)
+	}
+}
+
+func TestBadUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{nil, "usage: dsim <command>"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"run"}, "want exactly one scenario file, got 0"},
+		{[]string{"run", "a.lua", "b.lua"}, "want exactly one scenario file, got 2"},
+		{[]string{"run", "--bogus", "testdata/pass.lua"}, "flag provided but not defined: -bogus"},
+		{[]string{"run", "--seed", "x", "testdata/pass.lua"}, `invalid value "x" for flag -seed`},
+		{[]string{"run", "--format", "xml", "testdata/pass.lua"}, `unknown format "xml"`},
+		{[]string{"check"}, "no scenario files given"},
+		{[]string{"api", "extra"}, "takes no arguments"},
+		{[]string{"list", "a", "b"}, "want at most one algorithm name"},
+	} {
+		code, out, errOut := dsim(t, c.args...)
+		if code != exitError || !strings.Contains(errOut, c.says) || out != "" {
+			t.Errorf("dsim %q: exit %d, stdout %q, stderr %q; want exit 2 and stderr saying %q", c.args, code, out, errOut, c.says)
+		}
+	}
+}
+
+func TestMissingFile(t *testing.T) {
+	code, _, errOut := dsim(t, "run", "testdata/no-such.lua")
+	wantCode(t, code, exitError, errOut)
+	if !strings.Contains(errOut, "testdata/no-such.lua") || !strings.Contains(errOut, "no such file") {
+		t.Errorf("want an error naming the file, got %q", errOut)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, out, _ := dsim(t, "help")
+	if code != exitOK || !strings.Contains(out, "run FILE [--seed N] [--format text|jsonl]") {
+		t.Errorf("help: exit %d, %q", code, out)
+	}
+	code, _, errOut := dsim(t, "run", "-h")
+	if code != exitOK || !strings.Contains(errOut, "usage: dsim run FILE") {
+		t.Errorf("run -h: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestList(t *testing.T) {
+	code, out, errOut := dsim(t, "list")
+	wantCode(t, code, exitOK, errOut)
+	var want []string
+	for _, s := range algo.All() {
+		want = append(want, s.Name+" — "+s.Summary)
+		for _, p := range s.Config {
+			want = append(want, p.Name)
+		}
+		for _, c := range s.Commands {
+			want = append(want, c.Name)
+		}
+		for _, m := range s.Messages {
+			want = append(want, m.Kind())
+		}
+	}
+	for _, k := range topo.Kinds {
+		want = append(want, k.Name+" ", k.Doc)
+	}
+	want = append(want, "uniform", "exponential, exp", "pareto, longtail")
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("dsim list does not mention %q", w)
+		}
+	}
+	if len(algo.All()) == 0 {
+		t.Error("no algorithm is registered in the CLI")
+	}
+	code, one, errOut := dsim(t, "list", "election.changroberts")
+	wantCode(t, code, exitOK, errOut)
+	if !strings.HasPrefix(one, "election.changroberts — ") || strings.Contains(one, "TOPOLOGIES") {
+		t.Errorf("list NAME should show that algorithm only, got:\n%s", one)
+	}
+}
+
+func TestAPI(t *testing.T) {
+	code, out, errOut := dsim(t, "api")
+	wantCode(t, code, exitOK, errOut)
+	if out != script.Reference() {
+		t.Error("dsim api must print script.Reference()")
+	}
+}
+
+func TestBenchQuick(t *testing.T) {
+	code, out, errOut := dsim(t, "bench", "--quick")
+	wantCode(t, code, exitOK, errOut)
+	for _, row := range []string{"kernel, token ring", "M msgs/s", "allocs/event", "Chang-Roberts, all initiating", `Lua on("deliver") hook`, "ns/event", "JSONL tracing slowdown"} {
+		if !strings.Contains(out, row) {
+			t.Errorf("the bench table lacks %q:\n%s", row, out)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+-- One expectation holds, one does not; the script runs to its end.
+local w = sim.world{ algorithm = "election.changroberts", n = 3 }
+w:run()
+expect(true, "this one holds")
+expect(#w:ids() == 4, "four processes (wrong on purpose)")

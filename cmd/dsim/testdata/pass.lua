@@ -1,0 +1,6 @@
+-- Two expectations that hold, and a print (which goes to stderr).
+local w = sim.world{ algorithm = "election.changroberts", n = 3, topology = "complete" }
+w:run()
+print("processes", #w:ids())
+expect(#w:ids() == 3, "three processes")
+expect(w:now() >= 0, "time never runs backwards")

@@ -1,0 +1,3 @@
+-- An algorithm the registry does not know.
+
+local w = sim.world{ algorithm = "election.nope", n = 3 }
