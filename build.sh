@@ -4,7 +4,7 @@
 #   ./build.sh          build the CLI to build/dsim and run a shipped example with it
 #   ./build.sh serve    the same, for now (the browser playground is not built yet)
 #   ./build.sh test     gofmt check, go vet, every Go test natively, then the js/wasm tests under Node
-#   ./build.sh bench    the kernel benchmarks (go test -bench) and `dsim bench`
+#   ./build.sh bench    the core benchmarks (go test -bench), then `dsim bench` natively and under Node
 #
 # Test output goes to stdout untouched; this script's own progress lines go to stderr.
 set -euo pipefail
@@ -28,6 +28,15 @@ ensure_node() {
 		apt-get update -qq && apt-get install -y -qq nodejs >/dev/null
 	fi
 	command -v node >/dev/null || die "Node.js is needed for the js/wasm tests: install it (e.g. apt-get install nodejs)"
+}
+
+# need_wasm makes Node.js available and sets WASM_DIR to the folder of
+# go_js_wasm_exec, the runner `go test` uses for GOOS=js GOARCH=wasm when it
+# is on PATH.
+need_wasm() {
+	ensure_node
+	WASM_DIR="$(go env GOROOT)/lib/wasm"
+	[ -x "$WASM_DIR/go_js_wasm_exec" ] || die "no $WASM_DIR/go_js_wasm_exec in this Go installation"
 }
 
 build_cli() {
@@ -64,12 +73,9 @@ step_unit() {
 WASM_PACKAGES=(./core/... ./scripts)
 
 step_wasm() {
-	ensure_node
-	local wasmdir
-	wasmdir="$(go env GOROOT)/lib/wasm"
-	[ -x "$wasmdir/go_js_wasm_exec" ] || die "no $wasmdir/go_js_wasm_exec in this Go installation"
+	need_wasm
 	say "GOOS=js GOARCH=wasm go test ${WASM_PACKAGES[*]} (under Node $(node --version))"
-	PATH="$wasmdir:$PATH" GOOS=js GOARCH=wasm go test "${WASM_PACKAGES[@]}"
+	PATH="$WASM_DIR:$PATH" GOOS=js GOARCH=wasm go test "${WASM_PACKAGES[@]}"
 }
 
 TEST_STEPS=(step_gofmt step_vet step_unit step_wasm)
@@ -98,6 +104,10 @@ cmd_bench() {
 	build_cli
 	say "build/dsim bench"
 	build/dsim bench
+	need_wasm
+	say "GOOS=js GOARCH=wasm go build -o build/dsim.wasm ./cmd/dsim; dsim bench under Node $(node --version)"
+	GOOS=js GOARCH=wasm go build -o build/dsim.wasm ./cmd/dsim
+	"$WASM_DIR/go_js_wasm_exec" build/dsim.wasm bench
 }
 
 case "${1:-}" in
