@@ -1,0 +1,159 @@
+// Package changroberts is the Chang-Roberts ring election with participant
+// marking, as the lecture notes of seed 002 give it (rules 1-5).
+package changroberts
+
+import (
+	"dsim/core/algo"
+	"dsim/core/algo/election"
+	"dsim/core/sim"
+)
+
+// Election carries the largest UID seen so far around the ring.
+type Election struct {
+	ID sim.NodeID `json:"id"`
+}
+
+func (Election) Kind() string { return "ELECTION" }
+
+// Elected announces the leader's UID; it stops when it is back at the leader.
+type Elected struct {
+	ID sim.NodeID `json:"id"`
+}
+
+func (Elected) Kind() string { return "ELECTED" }
+
+// Config is the algorithm's configuration.
+type Config struct {
+	election.RingConfig
+	// All makes every process start an election at boot: the case the
+	// message-count analysis considers.
+	All bool
+}
+
+func (c Config) validate() error { return c.RingConfig.Validate() }
+
+func init() {
+	algo.Register(algo.Spec{
+		Name:    "election.changroberts",
+		Summary: "Chang-Roberts: the largest UID travels a unidirectional ring, participants drop smaller ones, then an elected round",
+		Description: `Seed 002 ("The Ring-Based Algorithm", "An optimization" and "Algorithm" 1-5): the Chang-Roberts algorithm with participant marking and the elected round, on a unidirectional ring.
+Rules: (1) every process starts non-participant; (2) a process that notices a lack of leader sends ELECTION(own UID) to its neighbour; (3) sending or forwarding an ELECTION marks it participant; (4a) a larger UID is forwarded unconditionally; (4b) a smaller UID at a non-participant is replaced by its own; (4c) a smaller UID at a participant is discarded; (4d) its own UID makes it the leader; (5a) the leader marks itself non-participant and sends ELECTED(UID); (5b) a process receiving ELECTED marks itself non-participant, records the UID and forwards it; (5c) the ELECTED message back at the leader is discarded.
+With one process starting, an election takes d+n ELECTION messages, d being the distance from the initiator to the highest UID; with every process starting at once (config all) it takes 2n-1 when UIDs increase along the ring and n(n+1)/2 when they decrease, plus n ELECTED messages.
+Where the text is silent: the ring skips processes the declared failure detector suspects; an ELECTION or ELECTED naming a suspected process is dropped (it could only circle); a participant restarts the election after 3·n·hop ticks without an ELECTED (timer "restart"); with watch, suspecting the coordinator starts an election; a recovered process starts one once the detector trusts it again; an ELECTED naming a UID lower than the receiver is not forwarded and the receiver starts an election (the bully rule of seed 002), because the election that chose it missed a live process. The elect command at a participant does nothing: rule 2 is for processes that are not yet in an election.`,
+		Topology: "ring",
+		Config: append(election.RingParams(), algo.Param{
+			Name: "all", Type: algo.Bool, Default: false,
+			Doc: "every process starts an election at boot (the all-initiators case of the message counts)",
+		}),
+		Commands: []algo.CommandSpec{election.ElectCommand},
+		State: append(append([]algo.StateKey(nil), election.StateKeys...),
+			algo.StateKey{Key: "participant", Doc: "marked participant by rule 3, non-participant by rules 5a and 5b"}),
+		Messages:   []sim.Message{Election{}, Elected{}},
+		Properties: election.Properties,
+		New: func(v algo.Values) (sim.Factory, error) {
+			c := Config{RingConfig: election.RingConfigFrom(v), All: v.Bool("all")}
+			if err := c.validate(); err != nil {
+				return nil, err
+			}
+			return newFactory(c), nil
+		},
+	})
+}
+
+// newFactory hands out processes from blocks, so a million-process ring
+// costs a few thousand allocations instead of a million.
+func newFactory(c Config) sim.Factory {
+	var block []node
+	return func(sim.NodeID) sim.Node {
+		if len(block) == 0 {
+			block = make([]node, 1024)
+		}
+		p := &block[0]
+		block = block[1:]
+		p.Cfg = &c.RingConfig
+		p.all = c.All
+		return p
+	}
+}
+
+// node is kept small: a million of them are walked in the benchmark.
+type node struct {
+	election.Ring
+	all         bool
+	participant bool
+}
+
+func (p *node) Start(ctx sim.Context) {
+	ctx.Set("participant", false) // rule 1
+	p.Ring.Start(ctx, p)
+	if p.all && !sim.Recovered(ctx) && !p.participant {
+		p.Elect(ctx)
+	}
+}
+
+// Elect is rule 2 (and its restart): send ELECTION(own UID).
+func (p *node) Elect(ctx sim.Context) {
+	p.mark(ctx, true)
+	p.Candidate(ctx)
+	ctx.Send(election.Successor(ctx), Election{ID: ctx.Self()})
+}
+
+func (p *node) mark(ctx sim.Context, participant bool) {
+	if p.participant != participant {
+		p.participant = participant
+		ctx.Set("participant", participant)
+	}
+}
+
+func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
+	self := ctx.Self()
+	switch msg := m.(type) {
+	case Election:
+		switch {
+		case msg.ID > self: // 4a
+			next, ok := election.Toward(ctx, msg.ID)
+			if !ok {
+				ctx.Log("ELECTION(%d) dropped: %d is suspected", msg.ID, msg.ID)
+				return
+			}
+			p.mark(ctx, true)
+			p.Candidate(ctx)
+			ctx.Send(next, m) // forwarding m itself boxes nothing
+		case msg.ID < self && !p.participant: // 4b
+			p.Elect(ctx)
+		case msg.ID < self: // 4c
+		default: // 4d, then 5a
+			p.mark(ctx, false)
+			p.Follow(ctx, self)
+			ctx.Send(election.Successor(ctx), Elected{ID: self})
+		}
+	case Elected:
+		if msg.ID == self { // 5c
+			return
+		}
+		if !p.Accepts(ctx, msg.ID, p) {
+			return
+		}
+		p.mark(ctx, false) // 5b
+		p.Follow(ctx, msg.ID)
+		if next, ok := election.Toward(ctx, msg.ID); ok {
+			ctx.Send(next, m)
+		}
+	}
+}
+
+func (p *node) Timer(ctx sim.Context, tag string) { p.Ring.Timer(ctx, tag, p) }
+
+func (p *node) Suspect(ctx sim.Context, id sim.NodeID) { p.Ring.Suspect(ctx, id, p) }
+
+func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+	if err := election.CheckCommand(name, args, "elect"); err != nil {
+		return err
+	}
+	if p.participant {
+		ctx.Log("already a participant: elect ignored")
+		return nil
+	}
+	p.Elect(ctx)
+	return nil
+}

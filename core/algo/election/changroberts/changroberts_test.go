@@ -1,0 +1,233 @@
+package changroberts
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"dsim/core/algo/election/internal/electiontest"
+	"dsim/core/sim"
+	"dsim/core/trace"
+)
+
+func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *electiontest.World {
+	return electiontest.New(t, electiontest.Setup{Algo: "election.changroberts", IDs: ids, Config: cfg, Detect: 5})
+}
+
+// participantChanges lists the values node id's participant mark took.
+func participantChanges(w *electiontest.World, id sim.NodeID) []any {
+	var out []any
+	for _, e := range w.Rec.Events {
+		if e.Type == trace.State && e.Node == int(id) && e.Key == "participant" {
+			out = append(out, e.New)
+		}
+	}
+	return out
+}
+
+// TestRules checks rules 1-5 one at a time on the ring 1 -> 2 -> 9 -> 1,
+// looking at what process 2 does with a hand-made message.
+func TestRules(t *testing.T) {
+	for _, c := range []struct {
+		rule  string
+		setup func(w *electiontest.World)
+		// what process 2 sends, first message only
+		wantKind string
+		wantMsg  any
+		wantMark []any // process 2's participant marks over the run
+	}{
+		{
+			rule:     "1+4a: a larger UID is forwarded unchanged and marks the process participant",
+			setup:    func(w *electiontest.World) { w.Inject(0, 1, 2, Election{ID: 9}) },
+			wantKind: "ELECTION", wantMsg: Election{ID: 9},
+			wantMark: []any{false, true, false},
+		},
+		{
+			rule:     "4b: a smaller UID at a non-participant is replaced by its own",
+			setup:    func(w *electiontest.World) { w.Inject(0, 1, 2, Election{ID: 1}) },
+			wantKind: "ELECTION", wantMsg: Election{ID: 2},
+			wantMark: []any{false, true, false},
+		},
+		{
+			rule:     "2+3: a process that notices a lack of leader sends its own UID and becomes participant",
+			setup:    func(w *electiontest.World) { w.Command(0, 2, "elect") },
+			wantKind: "ELECTION", wantMsg: Election{ID: 2},
+			wantMark: []any{false, true, false},
+		},
+		{
+			rule:     "4d+5a: its own UID makes it leader; it marks itself non-participant and sends ELECTED",
+			setup:    func(w *electiontest.World) { w.Inject(0, 1, 2, Election{ID: 2}) },
+			wantKind: "ELECTED", wantMsg: Elected{ID: 2},
+			// 9 then refuses the lower ELECTED and wins its own election
+			wantMark: []any{false, true, false},
+		},
+		{
+			rule:     "5b: ELECTED is recorded, forwarded unchanged, and marks the process non-participant",
+			setup:    func(w *electiontest.World) { w.Inject(0, 1, 2, Elected{ID: 9}) },
+			wantKind: "ELECTED", wantMsg: Elected{ID: 9},
+			wantMark: []any{false},
+		},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			w := world(t, []sim.NodeID{1, 2, 9}, nil)
+			c.setup(w)
+			w.Run(0)
+			got := w.SentBy(c.wantKind, 2)
+			if len(got) == 0 || got[0] != c.wantMsg {
+				t.Fatalf("process 2 sent %s %v, want first %v", c.wantKind, got, c.wantMsg)
+			}
+			if m := participantChanges(w, 2); !slices.Equal(m, c.wantMark) {
+				t.Errorf("participant marks of 2: %v, want %v", m, c.wantMark)
+			}
+		})
+	}
+}
+
+// TestRule4cParticipantDiscardsSmaller: once participant, process 2 drops
+// ELECTION(1) instead of replacing it.
+func TestRule4cParticipantDiscardsSmaller(t *testing.T) {
+	w := world(t, []sim.NodeID{1, 2, 9}, nil)
+	w.Command(0, 2, "elect")
+	w.Inject(0, 1, 2, Election{ID: 1})
+	w.Run(0)
+	var atOne []electiontest.Msg
+	for _, m := range w.Sends("") {
+		if m.From == 2 && m.T == 1 {
+			atOne = append(atOne, m)
+		}
+	}
+	if len(atOne) != 0 {
+		t.Errorf("participant 2 sent %v on receiving ELECTION(1), want nothing", atOne)
+	}
+	w.Elected(9)
+}
+
+// TestRule5cLeaderStopsElected: the ELECTED message ends at the leader, so
+// the run goes quiet with n ELECTED messages sent.
+func TestRule5cLeaderStopsElected(t *testing.T) {
+	w := world(t, []sim.NodeID{1, 2, 9}, map[string]any{"restart": false})
+	w.Command(0, 1, "elect")
+	if r := w.Run(0); r.Reason != sim.Quiescent {
+		t.Fatalf("run ended %s, want quiescent", r)
+	}
+	if got := electiontest.Pairs(w.Sends("ELECTED")); got != "9->1 1->2 2->9" {
+		t.Errorf("ELECTED went %s, want 9->1 1->2 2->9", got)
+	}
+	if d := w.Delivered("ELECTED"); d[len(d)-1].To != 9 {
+		t.Errorf("last ELECTED delivered to %d, want the leader 9", d[len(d)-1].To)
+	}
+	w.Elected(9)
+}
+
+func increasing(n int) []sim.NodeID { return electiontest.IDs(n) }
+
+func decreasing(n int) []sim.NodeID {
+	ids := electiontest.IDs(n)
+	slices.Reverse(ids)
+	return ids
+}
+
+// TestMessageCounts checks the textbook counts: with every process starting
+// at once, 2n-1 ELECTION messages when UIDs increase along the ring (each
+// message but the largest dies at its successor) and n(n+1)/2 when they
+// decrease (UID k travels k hops); with one initiator, d+n where d is its
+// distance to the largest UID. The elected round always takes n messages.
+func TestMessageCounts(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 5, 8, 17, 64} {
+		for _, c := range []struct {
+			name  string
+			ids   []sim.NodeID
+			all   bool
+			start sim.NodeID
+			want  int
+		}{
+			{"all, increasing (best)", increasing(n), true, -1, 2*n - 1},
+			{"all, decreasing (worst)", decreasing(n), true, -1, n * (n + 1) / 2},
+			{"one, the smallest, increasing", increasing(n), false, 1, 2*n - 1},
+			{"one, the largest", increasing(n), false, sim.NodeID(n), n},
+		} {
+			t.Run(fmt.Sprintf("n=%d/%s", n, c.name), func(t *testing.T) {
+				w := world(t, c.ids, map[string]any{"all": c.all, "start": int(c.start)})
+				w.Run(0)
+				st := w.Stats()
+				if got := w.Count("ELECTION"); got != c.want {
+					t.Errorf("%d ELECTION messages, want %d", got, c.want)
+				}
+				if got := w.Count("ELECTED"); got != n {
+					t.Errorf("%d ELECTED messages, want n=%d", got, n)
+				}
+				if st.Dropped != 0 {
+					t.Errorf("%d messages dropped", st.Dropped)
+				}
+				w.Elected(sim.NodeID(n))
+			})
+		}
+	}
+}
+
+// TestCoordinatorCrash: with watch on, suspecting the coordinator starts an
+// election that skips it and elects the highest live process.
+func TestCoordinatorCrash(t *testing.T) {
+	w := world(t, []sim.NodeID{3, 5, 0, 1, 4, 6}, map[string]any{"leader": 6})
+	w.Crash(10, 6)
+	w.Run(0)
+	w.Elected(5)
+	for _, m := range w.Sends("") {
+		if m.To == 6 {
+			t.Errorf("%v: sent to the suspected coordinator", m)
+		}
+	}
+}
+
+// TestRecoveredHighestTakesOver: a recovered process waits for the detector
+// to trust it, then elects itself over the lower coordinator.
+func TestRecoveredHighestTakesOver(t *testing.T) {
+	w := world(t, []sim.NodeID{3, 5, 0, 1, 4, 6}, map[string]any{"leader": 6})
+	w.Crash(10, 6)
+	w.Recover(100, 6)
+	w.Run(0)
+	w.Elected(6)
+	if got := w.Timers(6, "rejoin"); !slices.Equal(got, []sim.Time{110}) {
+		t.Errorf("rejoin timer of 6 fired at %v, want [110] (trusted at 105)", got)
+	}
+}
+
+// TestLostElectionRestarts: ELECTION sent to a process that crashed less
+// than the detector delay ago is lost; the initiator's restart timer starts
+// the election again and it then skips the crashed process.
+func TestLostElectionRestarts(t *testing.T) {
+	w := world(t, []sim.NodeID{1, 2, 3, 4}, map[string]any{"hop": 4})
+	w.Crash(0, 2)
+	w.Command(0, 1, "elect")
+	w.Run(0)
+	if got := w.Timers(1, "restart"); !slices.Equal(got, []sim.Time{48}) {
+		t.Errorf("restart timer of 1 fired at %v, want [48] (3·n·hop)", got)
+	}
+	if d := w.Stats().DropReasons["crashed"]; d != 1 {
+		t.Errorf("%d messages dropped at a crashed process, want 1", d)
+	}
+	w.Elected(4)
+}
+
+// TestLowerElectedIsRefused: a stale ELECTED naming a lower process is not
+// forwarded; the receiver elects instead.
+func TestLowerElectedIsRefused(t *testing.T) {
+	w := world(t, []sim.NodeID{1, 2, 9}, map[string]any{"leader": 9})
+	w.Inject(0, 1, 9, Elected{ID: 1})
+	w.Run(0)
+	if got := w.SentBy("ELECTED", 9); !slices.Equal(got, []any{Elected{ID: 9}}) {
+		t.Errorf("9 sent ELECTED %v, want only its own", got)
+	}
+	w.Elected(9)
+}
+
+func TestCommandErrors(t *testing.T) {
+	w := world(t, []sim.NodeID{1, 2}, nil)
+	w.Run(0)
+	if err := w.Sim.Command(1, "probe", nil); err == nil {
+		t.Error("unknown command accepted")
+	}
+	if err := w.Sim.Command(1, "elect", sim.Args{"x": 1}); err == nil {
+		t.Error("elect with arguments accepted")
+	}
+}

@@ -1,0 +1,113 @@
+// Package election holds what the election algorithms share: the roles and
+// state keys the playground colours by, the configuration keys they have in
+// common, the ring successor that skips processes the failure detector
+// suspects, and the behaviour every ring process has on boot, recovery,
+// suspicion of its coordinator and restart. The algorithms themselves live
+// in the sub-packages bully, activelist, changroberts and ring.
+package election
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"dsim/core/algo"
+	"dsim/core/sim"
+)
+
+// Roles, the values of the "role" state key.
+const (
+	Leader    = "leader"    // this process is the coordinator
+	Candidate = "candidate" // this process takes part in an election
+	Follower  = "follower"  // this process is neither
+)
+
+// None is the value of an id configuration key that names no process.
+const None sim.NodeID = -1
+
+// Properties are what every election algorithm promises: at quiescence the
+// live processes agree on one coordinator, and it is the highest live id.
+var Properties = []string{"election.agreement", "election.highest"}
+
+// StateKeys documents the state keys every election algorithm sets.
+var StateKeys = []algo.StateKey{
+	{Key: "role", Doc: `"leader", "candidate" (taking part in an election) or "follower"`},
+	{Key: "leader", Doc: "the id this process believes is the coordinator (unset until it knows one)"},
+}
+
+// ElectCommand is the command every election algorithm accepts.
+var ElectCommand = algo.CommandSpec{Name: "elect", Doc: "start an election at this process, as when it notices the coordinator is gone"}
+
+// IDParam is an integer key naming a process, or -1 for none.
+func IDParam(name, doc string) algo.Param {
+	return algo.Param{Name: name, Type: algo.Int, Default: int(None), Doc: doc, Min: -1, Max: math.MaxInt32}
+}
+
+// BootParams are the keys that set what processes know and do at boot:
+// nothing starts an election by itself unless start says so.
+func BootParams() []algo.Param {
+	return []algo.Param{
+		IDParam("leader", "the coordinator every process knows at boot (-1: none)"),
+		IDParam("start", "a process that starts an election at boot (-1: none; scenarios usually send the elect command)"),
+	}
+}
+
+// Boot is the configuration BootParams describe.
+type Boot struct {
+	Leader sim.NodeID
+	Start  sim.NodeID
+}
+
+// BootFrom reads the boot keys from resolved values.
+func BootFrom(v algo.Values) Boot { return Boot{Leader: v.ID("leader"), Start: v.ID("start")} }
+
+// Validate checks the boot keys.
+func (b Boot) Validate() error {
+	if b.Leader < None {
+		return fmt.Errorf("leader must be a process id or -1, got %d", b.Leader)
+	}
+	if b.Start < None {
+		return fmt.Errorf("start must be a process id or -1, got %d", b.Start)
+	}
+	return nil
+}
+
+// CheckCommand rejects a command name outside known, and any arguments:
+// the election commands take none.
+func CheckCommand(name string, args sim.Args, known ...string) error {
+	if !slices.Contains(known, name) {
+		return fmt.Errorf("unknown command %q (known: %s)", name, strings.Join(known, ", "))
+	}
+	if len(args) > 0 {
+		return fmt.Errorf("command %q takes no arguments, got %s", name, args)
+	}
+	return nil
+}
+
+// Successor is the ring process that messages go to: the first process after
+// this one in ring order that the failure detector does not suspect. It is
+// this process itself when it suspects every other one, so a lone survivor
+// still completes its election.
+func Successor(ctx sim.Context) sim.NodeID {
+	next, _ := Toward(ctx, ctx.Self())
+	return next
+}
+
+// Toward returns the Successor for a message that travels round the ring
+// until it is back at owner. ok is false when the walk would skip owner
+// because the detector suspects it: the message could then only circle, so
+// the caller drops it.
+func Toward(ctx sim.Context, owner sim.NodeID) (next sim.NodeID, ok bool) {
+	n := ctx.N()
+	for d := 1; d < n; d++ {
+		id := ctx.Neighbor(d)
+		if !ctx.Suspected(id) {
+			return id, true
+		}
+		if id == owner {
+			return id, false
+		}
+	}
+	return ctx.Self(), true
+}

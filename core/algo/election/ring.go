@@ -1,0 +1,200 @@
+package election
+
+import (
+	"fmt"
+
+	"dsim/core/algo"
+	"dsim/core/sim"
+)
+
+// The ring texts assume no failures during an election. What the ring
+// algorithms here add, the same way in all three, is this file:
+//
+//   - messages go to Successor, which skips processes the declared failure
+//     detector suspects (the trace shows its suspect and trust events);
+//   - with watch on, a process whose coordinator becomes suspected starts an
+//     election (the texts' "detects a coordinator failure");
+//   - a process in an election that sees no outcome within 3·n·hop ticks
+//     starts it again (timer "restart"): a message sent to a process that
+//     crashed less than the detector delay ago is lost;
+//   - a recovered process waits until the detector trusts it again (timer
+//     "rejoin", every hop ticks), since until then its neighbours skip it,
+//     and then starts an election, so that the highest live id wins;
+//   - an announced coordinator that is lower than the receiver or suspected
+//     is not accepted: the receiver starts an election instead (the bully
+//     rule of seed 002 applied to rings), because the election that chose it
+//     missed a live process.
+
+// Ring timer tags.
+const (
+	RestartTimer = "restart"
+	RejoinTimer  = "rejoin"
+)
+
+// RingParams are the configuration keys the ring algorithms share.
+func RingParams() []algo.Param {
+	return append(BootParams(),
+		algo.Param{Name: "hop", Type: algo.Int, Default: 10, Min: 1, Max: 1e9,
+			Doc: "the longest a message is assumed to take on one link, in ticks: an election with no outcome after 3·n·hop ticks is restarted, and a recovered process asks the failure detector every hop ticks whether it is trusted again"},
+		algo.Param{Name: "restart", Type: algo.Bool, Default: true,
+			Doc: "restart an election that has no outcome after 3·n·hop ticks (false: the texts' fault-free rules, with no timers)"},
+		algo.Param{Name: "watch", Type: algo.Bool, Default: true,
+			Doc: "start an election when the failure detector suspects the coordinator (false: only the elect command, recovery and the restart timer start one)"},
+	)
+}
+
+// RingConfig is the configuration RingParams describe.
+type RingConfig struct {
+	Boot
+	Hop     sim.Duration
+	Restart bool
+	Watch   bool
+}
+
+// RingConfigFrom reads the shared ring keys from resolved values.
+func RingConfigFrom(v algo.Values) RingConfig {
+	return RingConfig{Boot: BootFrom(v), Hop: v.Time("hop"), Restart: v.Bool("restart"), Watch: v.Bool("watch")}
+}
+
+// Validate checks the shared ring keys.
+func (c RingConfig) Validate() error {
+	if err := c.Boot.Validate(); err != nil {
+		return err
+	}
+	if c.Hop < 1 {
+		return fmt.Errorf("hop must be at least 1 tick, got %d", c.Hop)
+	}
+	return nil
+}
+
+// Elector is a ring algorithm as the shared behaviour sees it.
+type Elector interface {
+	// Elect starts an election at this process, or starts it again.
+	Elect(ctx sim.Context)
+}
+
+// Ring is the state and behaviour every ring process shares: its role, the
+// coordinator it knows, and the timers above. Algorithms embed it and call
+// its methods from their own handlers.
+type Ring struct {
+	Cfg    *RingConfig
+	role   string
+	leader sim.NodeID
+	known  bool
+	armed  bool // the restart timer is pending
+}
+
+// Start runs at boot and on recovery. At boot a process knows the
+// configured coordinator, if any, and the configured initiator starts an
+// election; a recovered process rejoins.
+func (r *Ring) Start(ctx sim.Context, e Elector) {
+	if sim.Recovered(ctx) {
+		r.SetRole(ctx, Follower)
+		r.rejoin(ctx, e)
+		return
+	}
+	if r.Cfg.Leader != None {
+		r.Follow(ctx, r.Cfg.Leader)
+	} else {
+		r.SetRole(ctx, Follower)
+	}
+	if r.Cfg.Start == ctx.Self() {
+		e.Elect(ctx)
+	}
+}
+
+func (r *Ring) rejoin(ctx sim.Context, e Elector) {
+	if ctx.Suspected(ctx.Self()) {
+		ctx.SetTimer(r.Cfg.Hop, RejoinTimer)
+		return
+	}
+	if !r.Electing() && !r.known {
+		ctx.Log("recovered and trusted again: starting an election")
+		e.Elect(ctx)
+	}
+}
+
+// Timer handles the shared timers and reports whether tag was one of them.
+func (r *Ring) Timer(ctx sim.Context, tag string, e Elector) bool {
+	switch tag {
+	case RejoinTimer:
+		r.rejoin(ctx, e)
+	case RestartTimer:
+		r.armed = false
+		ctx.Log("no outcome within the restart timeout: starting the election again")
+		e.Elect(ctx)
+	default:
+		return false
+	}
+	return true
+}
+
+// Suspect starts an election when the detector suspects the coordinator.
+func (r *Ring) Suspect(ctx sim.Context, id sim.NodeID, e Elector) {
+	if r.Cfg.Watch && r.known && id == r.leader && !r.Electing() {
+		ctx.Log("coordinator %d is suspected: starting an election", id)
+		e.Elect(ctx)
+	}
+}
+
+// Electing reports whether this process takes part in an election.
+func (r *Ring) Electing() bool { return r.role == Candidate }
+
+// Leader returns the coordinator this process knows, if any.
+func (r *Ring) Leader() (sim.NodeID, bool) { return r.leader, r.known }
+
+// SetRole records the role.
+func (r *Ring) SetRole(ctx sim.Context, role string) {
+	if r.role != role {
+		r.role = role
+		ctx.Set("role", role)
+	}
+}
+
+// Candidate marks this process as taking part in an election and arms the
+// restart timer.
+func (r *Ring) Candidate(ctx sim.Context) {
+	r.SetRole(ctx, Candidate)
+	if r.Cfg.Restart && !r.armed {
+		r.armed = true
+		ctx.SetTimer(sim.Duration(3*ctx.N())*r.Cfg.Hop, RestartTimer)
+	}
+}
+
+// Follow records id as the coordinator: the election is over here.
+func (r *Ring) Follow(ctx sim.Context, id sim.NodeID) {
+	r.leader, r.known = id, true
+	ctx.Set("leader", id)
+	if id == ctx.Self() {
+		r.SetRole(ctx, Leader)
+	} else {
+		r.SetRole(ctx, Follower)
+	}
+	if r.armed {
+		r.armed = false
+		ctx.CancelTimer(RestartTimer)
+	}
+}
+
+// Accepts reports whether this process accepts id, announced as the new
+// coordinator; the caller then follows it and passes the announcement on. A
+// coordinator lower than this process, or one the detector suspects, is
+// refused, and this process starts an election unless it is in one already.
+func (r *Ring) Accepts(ctx sim.Context, id sim.NodeID, e Elector) bool {
+	var why string
+	switch {
+	case id < ctx.Self():
+		why = "is lower than this process"
+	case id != ctx.Self() && ctx.Suspected(id):
+		why = "is suspected"
+	default:
+		return true
+	}
+	if r.Electing() {
+		ctx.Log("announced coordinator %d %s: ignored, an election is under way", id, why)
+	} else {
+		ctx.Log("announced coordinator %d %s: starting an election", id, why)
+		e.Elect(ctx)
+	}
+	return false
+}

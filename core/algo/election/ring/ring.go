@@ -1,0 +1,124 @@
+// Package ring is the ring election whose ELECTION message accumulates the
+// ids of the live processes, after which the initiator circulates a
+// COORDINATOR message naming the highest (seeds 002 and 003).
+package ring
+
+import (
+	"slices"
+
+	"dsim/core/algo"
+	"dsim/core/algo/election"
+	"dsim/core/sim"
+)
+
+// Election accumulates the ids of the processes it has passed, initiator
+// first. Receivers copy the list before adding to it: a sent message is a
+// value.
+type Election struct {
+	List []sim.NodeID `json:"list"`
+}
+
+func (Election) Kind() string { return "ELECTION" }
+
+// Coordinator announces the new coordinator ID. Origin is the process that
+// started circulating it; it stops there.
+type Coordinator struct {
+	ID     sim.NodeID `json:"id"`
+	Origin sim.NodeID `json:"origin"`
+}
+
+func (Coordinator) Kind() string { return "COORDINATOR" }
+
+// Config is the algorithm's configuration.
+type Config struct {
+	election.RingConfig
+}
+
+func (c Config) validate() error { return c.RingConfig.Validate() }
+
+func init() {
+	algo.Register(algo.Spec{
+		Name:    "election.ring",
+		Summary: "ring election: ELECTION collects the live ids round the ring, then COORDINATOR announces the highest",
+		Description: `Seed 002 (the "Token Ring Election Algorithm" walkthrough: ring 3,5,0,1,4,6, 6 fails, 3 notices, 5 wins) and seed 003 (the handwritten ring algorithm with the concurrent elections [5,6,0,1,2,3,4] and [2,3,4,5,6,0,1] that both elect 6).
+Rules: a process that thinks the coordinator has crashed sends ELECTION[own id] to its first live successor; a process receiving an ELECTION without its own id adds its id and forwards it; a process that finds its own id in the list knows the message has been round the ring (normally the initiator, or the first listed process it reaches if the initiator has crashed since), picks the highest id and circulates COORDINATOR(highest); every process records it and passes it on; it stops back at the process that started circulating it. Two or more concurrent elections are allowed: each runs to completion and they announce the same coordinator.
+Where the texts are silent: "the first live successor" is the first process in ring order the declared failure detector does not suspect; the highest id picked is the highest one in the list the detector does not suspect (a process may crash after adding itself); a COORDINATOR whose origin would be skipped is dropped (it could only circle); a process that took part in an election (candidate) starts it again after 3·n·hop ticks without a COORDINATOR (timer "restart"); with watch, suspecting the coordinator starts an election; a recovered process starts one once the detector trusts it again; a COORDINATOR naming an id lower than the receiver, or a suspected one, is not accepted or forwarded and the receiver starts an election unless it is in one (the bully rule of seed 002), because the election that chose it missed a live process.`,
+		Topology:   "ring",
+		Config:     election.RingParams(),
+		Commands:   []algo.CommandSpec{election.ElectCommand},
+		State:      election.StateKeys,
+		Messages:   []sim.Message{Election{}, Coordinator{}},
+		Properties: election.Properties,
+		New: func(v algo.Values) (sim.Factory, error) {
+			c := Config{RingConfig: election.RingConfigFrom(v)}
+			if err := c.validate(); err != nil {
+				return nil, err
+			}
+			return func(sim.NodeID) sim.Node { return &node{Ring: election.Ring{Cfg: &c.RingConfig}} }, nil
+		},
+	})
+}
+
+type node struct {
+	election.Ring
+}
+
+func (p *node) Start(ctx sim.Context) { p.Ring.Start(ctx, p) }
+
+// Elect sends ELECTION[own id]; concurrent elections are allowed, so it
+// starts a new one even during another.
+func (p *node) Elect(ctx sim.Context) {
+	p.Candidate(ctx)
+	ctx.Send(election.Successor(ctx), Election{List: []sim.NodeID{ctx.Self()}})
+}
+
+func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
+	self := ctx.Self()
+	switch msg := m.(type) {
+	case Election:
+		if !slices.Contains(msg.List, self) {
+			p.Candidate(ctx)
+			list := append(slices.Clip(msg.List), self)
+			ctx.Send(election.Successor(ctx), Election{List: list})
+			return
+		}
+		best := self
+		for _, id := range msg.List {
+			if id > best && !ctx.Suspected(id) {
+				best = id
+			}
+		}
+		ctx.Log("ELECTION has been round the ring: %d is the highest of %v", best, msg.List)
+		p.Follow(ctx, best)
+		p.announce(ctx, Coordinator{ID: best, Origin: self})
+	case Coordinator:
+		if msg.Origin == self {
+			return
+		}
+		if !p.Accepts(ctx, msg.ID, p) {
+			return
+		}
+		p.Follow(ctx, msg.ID)
+		p.announce(ctx, msg)
+	}
+}
+
+func (p *node) announce(ctx sim.Context, m Coordinator) {
+	if next, ok := election.Toward(ctx, m.Origin); ok {
+		ctx.Send(next, m)
+	} else {
+		ctx.Log("COORDINATOR dropped: its origin %d is suspected", m.Origin)
+	}
+}
+
+func (p *node) Timer(ctx sim.Context, tag string) { p.Ring.Timer(ctx, tag, p) }
+
+func (p *node) Suspect(ctx sim.Context, id sim.NodeID) { p.Ring.Suspect(ctx, id, p) }
+
+func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+	if err := election.CheckCommand(name, args, "elect"); err != nil {
+		return err
+	}
+	p.Elect(ctx)
+	return nil
+}
