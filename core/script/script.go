@@ -32,7 +32,14 @@ type Options struct {
 	MaxMemory uint64    // bytes of heap growth allowed to the script; 0: DefaultMaxMemory
 	Out       io.Writer // where print, log and report write (nil: discard)
 	NoTrace   bool      // record no traces (benchmarks); w:count and w:events then fail
+	// Progress, when set, is called every ProgressEvery events a world
+	// observes (traced or hooked), with the run's event count so far and the
+	// virtual time of the latest event: the playground's progress bar.
+	Progress func(events uint64, t int64)
 }
+
+// ProgressEvery is how many observed events pass between Progress calls.
+const ProgressEvery = 20_000
 
 // Check is one expect() call.
 type Check struct {
@@ -90,6 +97,7 @@ type runner struct {
 	worlds []*world
 	checks []Check
 	notes  []string
+	seen   uint64 // events observed by every world so far, for Options.Progress
 
 	// fatal is an error that ends the script whatever it does: an error
 	// escaping a hook or callback, a panic in Go code, the budget or the

@@ -349,6 +349,9 @@ func (w *world) observe() {
 }
 
 func (w *world) onEvent(e *trace.Event) {
+	if w.r.seen++; w.r.opt.Progress != nil && w.r.seen%ProgressEvery == 0 {
+		w.r.opt.Progress(w.r.seen, e.T)
+	}
 	if w.seqOut != nil {
 		*w.seqOut = e.Seq
 		w.seqOut = nil
