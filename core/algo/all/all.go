@@ -1,0 +1,10 @@
+// Package all registers every algorithm: import it for its side effect
+// wherever the whole registry is needed (the scenario binding, the CLI).
+package all
+
+import (
+	_ "dsim/core/algo/election/activelist"
+	_ "dsim/core/algo/election/bully"
+	_ "dsim/core/algo/election/changroberts"
+	_ "dsim/core/algo/election/ring"
+)
