@@ -28,7 +28,7 @@ var globals = []entry[*runner]{
 	{"sim.algorithms", "()", "list of names", "The registered algorithms, sorted.", apiAlgorithms},
 	{"expect", "(cond, msg)", "cond", "Records a check: passes when cond is true (not nil or false). It is written to the current (latest) world's trace as a `check` event and to the run's results; the script goes on either way.", apiExpect},
 	{"assert", "(cond, msg, ...)", "cond, msg, ...", "Stops the script with `FILE:LINE: assertion failed: msg` when cond is nil or false; otherwise returns its arguments.", apiAssert},
-	{"print", "(...)", "", "Writes its arguments, tab-separated, as one line to the output. Tables are shown inline, e.g. `{1, 2, kind=\"ELECTION\"}`.", apiPrint},
+	{"print", "(...)", "", "Writes its arguments, tab-separated, as one line to the output. Tables are shown inline, e.g. `{1, 2, kind=\"ELECTION\"}`; a line is cut at 64 KiB.", apiPrint},
 	{"log", "(...)", "", "Like print, and also records a `log` event (with the line) in the current world's trace.", apiLog},
 	{"sweep", "(params, fn)", "list of rows", "Calls fn(p) for every combination of params, a table of name -> list of values (names sorted, the last one varying fastest). Each row is the table fn returned (or an empty one) with the parameters filled in.", apiSweep},
 	{"report", "(rows[, columns])", "", "Prints rows (a list of tables) as an aligned text table with the given columns (default: the first row's keys in order). Numbers are right-aligned.", apiReport},
@@ -148,6 +148,9 @@ func (r *runner) joined(L *lua.LState) string {
 			b.WriteByte('\t')
 		}
 		r.show(&b, L.Get(i), 0)
+	}
+	if b.Len() > maxShow {
+		return b.String()[:maxShow] + "..."
 	}
 	return b.String()
 }

@@ -14,11 +14,15 @@ const DefaultBudget = 200_000_000
 // Options.MaxMemory is 0.
 const DefaultMaxMemory = 1 << 30
 
-// memoryEvery is how many Lua instructions (or recorded events) pass
-// between two looks at the heap. Reading the heap size costs about a
-// microsecond, so this keeps the guard's cost negligible while a loop that
-// grows a table is caught after a few megabytes at most.
-const memoryEvery = 1 << 20
+// The memory guard looks at the heap every memoryEvery Lua instructions and
+// every eventsPerMemoryCheck recorded trace events (Go code adds those
+// without running Lua). A look costs about a microsecond, negligible at
+// these intervals, and a table-growing loop or a runaway trace is caught
+// within a few tens of megabytes.
+const (
+	memoryEvery          = 1 << 20
+	eventsPerMemoryCheck = 1 << 16
+)
 
 // budget is the context.Context gopher-lua consults before every VM
 // instruction (mainLoopWithContext selects on Done() once per instruction).
@@ -77,9 +81,6 @@ func (b *budget) Err() error { return b.err }
 
 func (b *budget) Deadline() (time.Time, bool) { return time.Time{}, false }
 func (b *budget) Value(any) any               { return nil }
-
-// used is the number of instructions executed so far.
-func (b *budget) used() int64 { return b.limit - max(b.left, 0) }
 
 // memoryGuard stops a script whose heap grows past a limit. It measures the
 // heap's object bytes, which include garbage not yet collected; only when

@@ -3,11 +3,18 @@ package script
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
+	"dsim/core/algo"
 	"dsim/core/trace"
 )
+
+func algoNames() []string { return algo.Names() }
+
+func itoa(n int) string { return strconv.Itoa(n) }
 
 // run executes src as "t.lua" with seed 1 unless opt says otherwise, and
 // returns the result, what it printed, and the error.
@@ -57,3 +64,14 @@ func jsonl(t testing.TB, res *Result) string {
 
 // lines joins its arguments with newlines, ending with one.
 func lines(s ...string) string { return strings.Join(s, "\n") + "\n" }
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func atoi(t testing.TB, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

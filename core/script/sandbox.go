@@ -126,9 +126,18 @@ func (r *runner) tostring(v lua.LValue) string {
 	return v.String()
 }
 
+// maxShow caps what one print or log call renders (joined cuts the rest).
+// Without it a hook that logs the log events it sees would double the text
+// at every level (quotes escape quotes) in Go code, where no instruction
+// budget applies.
+const maxShow = 1 << 16
+
 // show renders a value for print and log: strings as they are, tables
 // inline (to a depth and length limit), everything else as tostring does.
 func (r *runner) show(b *strings.Builder, v lua.LValue, depth int) {
+	if b.Len() >= maxShow {
+		return
+	}
 	t, ok := v.(*lua.LTable)
 	if !ok || r.L.GetMetaField(v, "__tostring") != lua.LNil {
 		if s, isStr := v.(lua.LString); isStr && depth > 0 {
@@ -147,7 +156,7 @@ func (r *runner) show(b *strings.Builder, v lua.LValue, depth int) {
 	i := 0
 	each(t, func(k, val lua.LValue) {
 		i++
-		if i > 50 {
+		if i > 50 || b.Len() >= maxShow {
 			if i == 51 {
 				b.WriteString(", ...")
 			}
@@ -233,7 +242,7 @@ func (r *runner) strFormat(L *lua.LState) int {
 			}
 		}
 		if i >= len(f) {
-			L.RaiseError("invalid option '%%' to 'format'")
+			raise(L, "invalid option '%%' to 'format'")
 		}
 		spec := "%" + f[start:i]
 		arg++

@@ -311,14 +311,16 @@ func (r *runner) syntaxError(err error, src []byte) *Error {
 	var ce *lua.CompileError
 	switch {
 	case errors.As(err, &pe):
-		e.Msg = pe.Message
-		if pe.Token != "" {
-			e.Msg += " near '" + pe.Token + "'"
-		}
-		e.Line = pe.Pos.Line
-		if e.Line < 1 { // at the end of the file
-			e.Line = bytes.Count(src, []byte("\n")) + 1
+		e.Msg, e.Line = pe.Message, pe.Pos.Line
+		switch {
+		case e.Line < 1: // the parser reached the end of the file
+			e.Line = max(bytes.Count(bytes.TrimSuffix(src, []byte("\n")), []byte("\n"))+1, 1)
 			e.Msg += " at the end of the file"
+			if pe.Token != "" {
+				e.Msg += " (after '" + pe.Token + "')"
+			}
+		case pe.Token != "":
+			e.Msg += " near '" + pe.Token + "'"
 		}
 	case errors.As(err, &ce):
 		e.Line, e.Msg = max(ce.Line, 1), ce.Message

@@ -361,9 +361,7 @@ func (w *world) onEvent(e *trace.Event) {
 	}
 	if w.rec != nil {
 		w.rec.Record(e)
-		// Go code adds events without running Lua, so the memory guard
-		// also looks every so many recorded events.
-		if w.recorded++; w.recorded >= memoryEvery {
+		if w.recorded++; w.recorded >= eventsPerMemoryCheck {
 			w.recorded = 0
 			if err := w.r.budget.mem.check(); err != nil {
 				w.r.fail(w.r.errorHere(err.Error()))
