@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Header opens the events of one world in a JSONL trace. A scenario that
@@ -172,7 +173,9 @@ type jsonLine struct {
 
 // ReadJSONL parses a JSONL trace. Errors name the line. Message and state
 // values come back as Raw, so writing the result again reproduces the input
-// when it was written by this package.
+// when it was written by this package. Fields that do not belong to a
+// line's type are ignored, so whatever it returns writes and reads back to
+// the same events.
 func ReadJSONL(r io.Reader) ([]World, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -184,6 +187,9 @@ func ReadJSONL(r io.Reader) ([]World, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		if !utf8.Valid(line) {
+			return nil, fmt.Errorf("line %d: not valid UTF-8", lineNo)
+		}
 		var l jsonLine
 		if err := json.Unmarshal(line, &l); err != nil {
 			return nil, fmt.Errorf("line %d: %v", lineNo, err)
@@ -194,6 +200,9 @@ func ReadJSONL(r io.Reader) ([]World, error) {
 			}
 			h := Header{Schema: l.Schema, World: l.World, Algorithm: l.Algorithm, Seed: l.SeedNum,
 				Topology: l.Topology, IDs: l.IDs, Adj: l.Adj, Arity: l.Arity, Cols: l.Cols}
+			if h.IDs == nil {
+				h.IDs = []int{} // written as [] either way
+			}
 			cfg, err := readConfig(l.Config)
 			if err != nil {
 				return nil, fmt.Errorf("line %d: config: %v", lineNo, err)
@@ -212,13 +221,22 @@ func ReadJSONL(r io.Reader) ([]World, error) {
 		if l.T == nil || l.Seq == nil {
 			return nil, fmt.Errorf("line %d: missing t or seq", lineNo)
 		}
-		e := Event{T: *l.T, Seq: *l.Seq, Type: typ, Node: NoNode, Local: l.Local, Line: l.Line}
+		if l.Line < 0 {
+			return nil, fmt.Errorf("line %d: negative script line %d", lineNo, l.Line)
+		}
+		e := Event{T: *l.T, Seq: *l.Seq, Type: typ, Node: NoNode, Line: l.Line}
 		if l.Node != nil {
-			e.Node = *l.Node
+			if *l.Node == NoNode {
+				return nil, fmt.Errorf("line %d: node %d is reserved for \"no process\"", lineNo, NoNode)
+			}
+			e.Node, e.Local = *l.Node, l.Local
 		}
 		switch typ {
 		case Send, Deliver, Drop:
-			e.From, e.To, e.Kind, e.MsgID, e.Msg, e.Reason = l.From, l.To, l.Kind, l.ID, raw(l.Msg), l.Reason
+			e.From, e.To, e.Kind, e.MsgID, e.Msg = l.From, l.To, l.Kind, l.ID, raw(l.Msg)
+			if typ == Drop {
+				e.Reason = l.Reason
+			}
 		case Timer:
 			e.Tag = l.Tag
 		case State:

@@ -3,14 +3,17 @@ package trace
 import (
 	"io"
 	"strconv"
+	"unicode/utf8"
 )
 
 // AppendText appends one event in the readable text form used for golden
 // files and terminals, e.g.
 //
-//	t=12     P3  send ELECTION id=3 -> P5 [m7]
+//	t=12     P3 send ELECTION id=3 -> P5 [m7]
 //
-// Message fields are written as key=value with JSON values.
+// Message fields are written as key=value with JSON values. Strings from
+// scripts and algorithms have their control characters escaped, so an
+// event is always one line.
 func AppendText(b []byte, e *Event) []byte {
 	b = append(b, "t="...)
 	t := len(b)
@@ -24,11 +27,18 @@ func AppendText(b []byte, e *Event) []byte {
 		b = strconv.AppendInt(b, int64(e.Node), 10)
 		b = append(b, ' ')
 	}
+	b = appendTextBody(b, e)
+	return append(b, '\n')
+}
+
+// appendTextBody writes what follows the time and the process: the type
+// and the type's own fields.
+func appendTextBody(b []byte, e *Event) []byte {
 	b = append(b, e.Type.String()...)
 	switch e.Type {
 	case Send, Deliver, Drop:
 		b = append(b, ' ')
-		b = append(b, e.Kind...)
+		b = appendPlain(b, e.Kind)
 		b = appendFields(b, e.Msg)
 		if e.Type == Deliver {
 			b = append(b, " <- P"...)
@@ -42,27 +52,27 @@ func AppendText(b []byte, e *Event) []byte {
 		b = append(b, ']')
 		if e.Type == Drop {
 			b = append(b, ": "...)
-			b = append(b, e.Reason...)
+			b = appendPlain(b, e.Reason)
 		}
 	case Timer:
 		b = append(b, ' ')
-		b = append(b, e.Tag...)
+		b = appendPlain(b, e.Tag)
 	case State:
 		b = append(b, ' ')
-		b = append(b, e.Key...)
+		b = appendPlain(b, e.Key)
 		b = append(b, ": "...)
 		b = AppendJSON(b, e.Old)
 		b = append(b, " -> "...)
 		b = AppendJSON(b, e.New)
 	case Log, Partition, Heal:
 		b = append(b, ' ')
-		b = append(b, e.Text...)
+		b = appendPlain(b, e.Text)
 	case Command:
 		b = append(b, ' ')
-		b = append(b, e.Kind...)
+		b = appendPlain(b, e.Kind)
 		if e.Text != "" {
 			b = append(b, ' ')
-			b = append(b, e.Text...)
+			b = appendPlain(b, e.Text)
 		}
 	case Check:
 		if e.Pass {
@@ -70,14 +80,47 @@ func AppendText(b []byte, e *Event) []byte {
 		} else {
 			b = append(b, " FAIL "...)
 		}
-		b = append(b, e.Text...)
+		b = appendPlain(b, e.Text)
 	}
 	if e.Line > 0 {
 		b = append(b, " (line "...)
 		b = strconv.AppendInt(b, int64(e.Line), 10)
 		b = append(b, ')')
 	}
-	return append(b, '\n')
+	return b
+}
+
+// appendPlain writes s for a human reader on one line: control and
+// line-breaking characters are escaped Go-style, invalid UTF-8 becomes
+// U+FFFD, everything else is kept.
+func appendPlain(b []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, "\ufffd"...)
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\r':
+			b = append(b, `\r`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case r < 0x20 || r == 0x7f:
+			b = append(b, '\\', 'x', hexDigits[r>>4], hexDigits[r&0xf])
+		case r == '\u0085' || r == '\u2028' || r == '\u2029':
+			b = append(b, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return b
 }
 
 // appendFields writes a message's fields as " k=v k=v" using the JSON form
@@ -101,7 +144,7 @@ func appendFields(b []byte, m any) []byte {
 		if err != nil {
 			key = string(js[i:end])
 		}
-		b = append(b, key...)
+		b = appendPlain(b, key)
 		b = append(b, '=')
 		i = end + 1 // skip ':'
 		end = skipValue(js, i)
@@ -157,9 +200,9 @@ func WriteText(w io.Writer, worlds []World) error {
 		b = append(b[:0], "# world "...)
 		b = strconv.AppendInt(b, int64(h.World), 10)
 		b = append(b, ": "...)
-		b = append(b, h.Algorithm...)
+		b = appendPlain(b, h.Algorithm)
 		b = append(b, " on "...)
-		b = append(b, h.Topology...)
+		b = appendPlain(b, h.Topology)
 		b = append(b, ' ')
 		b = AppendJSON(b, h.IDs)
 		b = append(b, ", seed "...)

@@ -44,17 +44,16 @@ func fieldsOf(t reflect.Type) []field {
 	return fs
 }
 
+// lowerFirst turns a Go field name into its trace name: the leading run of
+// capitals is lowered, except the capital that starts the next word (ID ->
+// id, IDs -> ids, ReqTS -> reqTS, HTTPServer -> httpServer).
 func lowerFirst(s string) string {
-	// ID -> id, TS -> ts, Active -> active, ReqTS -> reqTS
 	r := []rune(s)
 	i := 0
 	for i < len(r) && r[i] >= 'A' && r[i] <= 'Z' {
 		i++
 	}
-	switch {
-	case i == len(r):
-		i = len(r)
-	case i > 1:
+	if i > 1 && i < len(r) && string(r[i:]) != "s" {
 		i--
 	}
 	for k := 0; k < i; k++ {

@@ -1,0 +1,262 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+type election struct {
+	ID int
+}
+
+type hostile struct {
+	Text  string            `json:"text"`
+	Names map[string]string `json:"names"`
+	Tags  []string          `json:"tags"`
+}
+
+// sample is a world with one event of every type.
+func sample() World {
+	return World{
+		Header: Header{Schema: Schema, World: 1, Algorithm: "election.bully", Seed: 42, Topology: "ring",
+			IDs: []int{3, 5, 0}, Adj: [][]int{{5}, {0}, {3}}, Config: []Setting{{"T", 10}, {"name", "x"}}},
+		Events: []Event{
+			{T: 0, Seq: 0, Type: State, Node: 3, Local: 100, Key: "role", New: "candidate"},
+			{T: 12, Seq: 1, Type: Send, Node: 3, Local: 112, From: 3, To: 5, Kind: "ELECTION", MsgID: 7, Msg: election{3}},
+			{T: 13, Seq: 2, Type: Deliver, Node: 5, Local: 13, From: 3, To: 5, Kind: "ELECTION", MsgID: 7, Msg: election{3}},
+			{T: 14, Seq: 3, Type: Drop, Node: 0, Local: 14, From: 5, To: 0, Kind: "OK", MsgID: 8, Msg: struct{}{}, Reason: "crashed"},
+			{T: 15, Seq: 4, Type: Timer, Node: 5, Local: 15, Tag: "T'"},
+			{T: 16, Seq: 5, Type: Crash, Node: 0, Local: 16},
+			{T: 17, Seq: 6, Type: Recover, Node: 0, Local: 17},
+			{T: 18, Seq: 7, Type: State, Node: 5, Local: 18, Key: "active", Old: []int{1}, New: []int{1, 2}},
+			{T: 19, Seq: 8, Type: Log, Node: 5, Local: 19, Text: "hello"},
+			{T: 19, Seq: 9, Type: Log, Node: NoNode, Text: "scenario", Line: 4},
+			{T: 20, Seq: 10, Type: Command, Node: 3, Local: 120, Kind: "elect", Text: "n=2", Line: 7},
+			{T: 21, Seq: 11, Type: Check, Node: NoNode, Pass: true, Text: "6 wins", Line: 9},
+			{T: 21, Seq: 12, Type: Check, Node: NoNode, Pass: false, Text: "fast", Line: 10},
+			{T: 22, Seq: 13, Type: Suspect, Node: 0, Local: 22},
+			{T: 23, Seq: 14, Type: Trust, Node: 0, Local: 23},
+			{T: 24, Seq: 15, Type: Partition, Node: NoNode, Text: "[3,5] | [0]"},
+			{T: 25, Seq: 16, Type: Heal, Node: NoNode, Text: "all"},
+		},
+	}
+}
+
+func encode(t testing.TB, worlds []World) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteJSONL(&buf, worlds); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestJSONLRoundTrip(t *testing.T) {
+	w2 := sample()
+	w2.Header.World, w2.Header.Adj = 2, nil
+	first := encode(t, []World{sample(), w2})
+	worlds, err := ReadJSONL(bytes.NewReader(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(worlds) != 2 || len(worlds[0].Events) != len(sample().Events) || worlds[1].Header.Adj != nil {
+		t.Fatalf("read back %d worlds", len(worlds))
+	}
+	if second := encode(t, worlds); !bytes.Equal(first, second) {
+		t.Fatalf("encode -> read -> encode differs:\n%s\n---\n%s", first, second)
+	}
+	for i, line := range bytes.Split(bytes.TrimSpace(first), []byte("\n")) {
+		if !json.Valid(line) {
+			t.Fatalf("line %d is not JSON: %s", i+1, line)
+		}
+	}
+}
+
+func TestJSONLSchemaExamples(t *testing.T) {
+	w := sample()
+	got := strings.Split(string(encode(t, []World{w})), "\n")
+	want := map[int]string{
+		0:  `{"type":"world","schema":1,"world":1,"algorithm":"election.bully","seed":42,"topology":"ring","ids":[3,5,0],"adj":[[5],[0],[3]],"arity":0,"cols":0,"config":{"T":10,"name":"x"}}`,
+		2:  `{"t":12,"seq":1,"type":"send","node":3,"local":112,"from":3,"to":5,"kind":"ELECTION","id":7,"msg":{"id":3}}`,
+		4:  `{"t":14,"seq":3,"type":"drop","node":0,"local":14,"from":5,"to":0,"kind":"OK","id":8,"msg":{},"reason":"crashed"}`,
+		8:  `{"t":18,"seq":7,"type":"state","node":5,"local":18,"key":"active","old":[1],"value":[1,2]}`,
+		10: `{"t":19,"seq":9,"type":"log","text":"scenario","line":4}`,
+		11: `{"t":20,"seq":10,"type":"command","node":3,"local":120,"name":"elect","args":"n=2","line":7}`,
+		12: `{"t":21,"seq":11,"type":"check","pass":true,"text":"6 wins","line":9}`,
+	}
+	for i, w := range want {
+		if got[i] != w {
+			t.Errorf("line %d:\n got %s\nwant %s", i, got[i], w)
+		}
+	}
+}
+
+func TestTextExamples(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteText(&b, []World{sample()}); err != nil {
+		t.Fatal(err)
+	}
+	want := `# world 1: election.bully on ring [3,5,0], seed 42
+t=0      P3 state role: null -> "candidate"
+t=12     P3 send ELECTION id=3 -> P5 [m7]
+t=13     P5 deliver ELECTION id=3 <- P3 [m7]
+t=14     P0 drop OK -> P0 [m8]: crashed
+t=15     P5 timer T'
+t=16     P0 crash
+t=17     P0 recover
+t=18     P5 state active: [1] -> [1,2]
+t=19     P5 log hello
+t=19     log scenario (line 4)
+t=20     P3 command elect n=2 (line 7)
+t=21     check PASS 6 wins (line 9)
+t=21     check FAIL fast (line 10)
+t=22     P0 suspect
+t=23     P0 trust
+t=24     partition [3,5] | [0]
+t=25     heal all
+`
+	if b.String() != want {
+		t.Fatalf("text form:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// Strings from scripts can hold anything; every encoding must stay valid
+// and one line per event.
+func TestHostileStrings(t *testing.T) {
+	evil := []string{`"quoted" \ back\slash`, "new\nline\r\n", "bad\xffutf8\xc3", `<img src=x onerror=alert(1)>`,
+		"nul\x00 and del\x7f", "sep\u2028arators\u2029", "emoji 🎉 and U+FFFD \ufffd"}
+	var events []Event
+	for i, s := range evil {
+		events = append(events,
+			Event{Seq: uint64(5 * i), Type: Log, Node: 1, Text: s},
+			Event{Seq: uint64(5*i + 1), Type: Send, Node: 1, From: 1, To: 2, Kind: s, Msg: hostile{s, map[string]string{s: s}, []string{s}}},
+			Event{Seq: uint64(5*i + 2), Type: State, Node: 1, Key: s, Old: s, New: []string{s}},
+			Event{Seq: uint64(5*i + 3), Type: Timer, Node: 1, Tag: s},
+			Event{Seq: uint64(5*i + 4), Type: Command, Node: 1, Kind: s, Text: s},
+		)
+	}
+	w := World{Header: Header{World: 1, Algorithm: evil[3], Topology: evil[1], IDs: []int{1, 2}}, Events: events}
+	out := encode(t, []World{w})
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 1+len(events) {
+		t.Fatalf("%d lines for %d events and a header", len(lines), len(events))
+	}
+	for i, line := range lines {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil || !json.Valid([]byte(line)) {
+			t.Fatalf("line %d is not valid JSON (%v): %q", i+1, err, line)
+		}
+		if i > 0 && i%5 == 1 {
+			if want := strings.ToValidUTF8(evil[(i-1)/5], "\ufffd"); v["text"] != want {
+				t.Errorf("log text read back as %q, want %q", v["text"], want)
+			}
+		}
+	}
+	worlds, err := ReadJSONL(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := encode(t, worlds); !bytes.Equal(out, again) {
+		t.Fatal("hostile trace does not round-trip")
+	}
+	var txt bytes.Buffer
+	if err := WriteText(&txt, []World{w}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(txt.String(), "\n"); n != 1+len(events) {
+		t.Fatalf("text form has %d lines for %d events and a header:\n%s", n, len(events), txt.String())
+	}
+	if strings.ContainsAny(txt.String(), "\r\x00\x7f\u2028") || !strings.Contains(txt.String(), `new\nline\r\n`) {
+		t.Fatalf("control characters not escaped in the text form:\n%s", txt.String())
+	}
+}
+
+func TestReadJSONLErrors(t *testing.T) {
+	header := `{"type":"world","schema":1,"world":1}` + "\n"
+	for name, c := range map[string]struct{ in, want string }{
+		"not json":      {header + "{oops\n", "line 2:"},
+		"before header": {`{"t":1,"seq":0,"type":"log"}`, "line 1: event before the first world header"},
+		"schema":        {`{"type":"world","schema":99}`, "schema 99 is not supported"},
+		"unknown type":  {header + `{"t":1,"seq":0,"type":"teleport"}`, `unknown event type "teleport"`},
+		"missing t":     {header + `{"seq":0,"type":"log"}`, "missing t or seq"},
+		"negative line": {header + `{"t":1,"seq":0,"type":"log","line":-3}`, "negative script line"},
+		"no-node id":    {header + `{"t":1,"seq":0,"type":"crash","node":-2147483648}`, "reserved"},
+		"bad utf8":      {header + "{\"t\":1,\"seq\":0,\"type\":\"log\",\"text\":\"\xff\"}", "line 2: not valid UTF-8"},
+		"bad config":    {`{"type":"world","schema":1,"config":[1]}`, "config: want an object"},
+	} {
+		_, err := ReadJSONL(strings.NewReader(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", name, err, c.want)
+		}
+	}
+}
+
+func TestFieldNames(t *testing.T) {
+	for in, want := range map[string]string{"ID": "id", "IDs": "ids", "TS": "ts", "ReqTS": "reqTS", "Active": "active",
+		"HTTPServer": "httpServer", "A": "a", "URLs": "urls", "X1": "x1"} {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q, want %q", in, got, want)
+		}
+	}
+	type m struct {
+		ID      int
+		Leader  int `json:"leader_id"`
+		Skip    int `json:"-"`
+		private int
+	}
+	fs := Fields(reflect.TypeFor[m]())
+	if len(fs) != 2 || fs[0].Name != "id" || fs[1].Name != "leader_id" || fs[1].Index != 1 {
+		t.Fatalf("fields %+v", fs)
+	}
+}
+
+func TestAppendJSONValues(t *testing.T) {
+	type inner struct{ A []int }
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{nil, "null"}, {3.5, "3.5"}, {1e21, "1e+21"}, {float32(0.1), "0.10000000149011612"},
+		{map[string]int{"b": 2, "a": 1}, `{"a":1,"b":2}`}, {map[int]bool{10: true, 9: false}, `{"10":true,"9":false}`},
+		{inner{}, `{"a":[]}`}, {&inner{[]int{1}}, `{"a":[1]}`}, {[2]string{"x", "y"}, `["x","y"]`},
+		{uint8(7), "7"}, {Raw(`{"k":1}`), `{"k":1}`},
+	} {
+		if got := string(AppendJSON(nil, c.v)); got != c.want {
+			t.Errorf("AppendJSON(%#v) = %s, want %s", c.v, got, c.want)
+		}
+	}
+}
+
+// FuzzReadJSONL: arbitrary input never panics the reader, and whatever it
+// accepts writes out and reads back to the same events and the same bytes.
+func FuzzReadJSONL(f *testing.F) {
+	f.Add(string(encode(f, []World{sample()})))
+	f.Add(`{"type":"world","schema":1}` + "\n" + `{"t":1,"seq":2,"type":"send","msg":{"a" : [1, 2]},"reason":"x","local":4}`)
+	f.Add(`{"type":"world","schema":1,"ids":null,"adj":[[1],null],"config":{"k":{"n":null}}}`)
+	f.Add("\n\n{}\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		worlds, err := ReadJSONL(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		first := encode(t, worlds)
+		again, err := ReadJSONL(bytes.NewReader(first))
+		if err != nil {
+			t.Fatalf("re-reading our own output: %v\n%s", err, first)
+		}
+		if len(again) != len(worlds) {
+			t.Fatalf("%d worlds, then %d", len(worlds), len(again))
+		}
+		for i := range worlds {
+			if !reflect.DeepEqual(worlds[i].Events, again[i].Events) {
+				t.Fatalf("world %d events changed:\n%+v\n%+v", i, worlds[i].Events, again[i].Events)
+			}
+		}
+		if second := encode(t, again); !bytes.Equal(first, second) {
+			t.Fatalf("second encoding differs:\n%s\n%s", first, second)
+		}
+	})
+}
