@@ -1,0 +1,247 @@
+// Package layout places a world's processes for the topology view, from the
+// hints its trace header carries: rings and complete graphs on a circle in
+// ring order, trees by level, grids by row, a star around its hub, a line
+// left to right, and arbitrary graphs by a deterministic force layout.
+//
+// Coordinates are in the unit square, with a margin, so the view scales them
+// to whatever size it draws at.
+package layout
+
+import (
+	"math"
+
+	"dsim/core/trace"
+)
+
+// Point is a position in the unit square.
+type Point struct{ X, Y float64 }
+
+// Edge joins two processes, by position in the node list.
+type Edge struct {
+	A, B     int
+	Directed bool // a unidirectional ring's link, from A to B
+}
+
+// Layout is where each process goes and which links to draw.
+type Layout struct {
+	Pos   []Point
+	Edges []Edge
+}
+
+const margin = 0.1
+
+// MaxForce bounds the process count the force layout handles; beyond it the
+// quadratic cost is not worth it and a circle is used.
+const MaxForce = 300
+
+// MaxCompleteEdges bounds the links drawn for a complete graph: beyond it
+// the lines only hide the processes.
+const MaxCompleteEdges = 24
+
+// New lays out nodes (process ids: the header's in ring order, then any
+// others) for the topology the header describes.
+func New(h *trace.Header, nodes []int) Layout {
+	n := len(nodes)
+	pos := map[int]int{}
+	for i, id := range nodes {
+		pos[id] = i
+	}
+	l := Layout{Pos: make([]Point, n), Edges: edges(h, pos)}
+	// Layouts by position in the header hold only when the events name no
+	// other process; otherwise everything goes on the circle.
+	m := len(h.IDs)
+	switch h.Topology {
+	case "star":
+		if m > 0 {
+			circle(l.Pos[1:])
+			l.Pos[0] = Point{0.5, 0.5}
+			return l
+		}
+	case "line":
+		for i := range l.Pos {
+			l.Pos[i] = Point{margin + (1-2*margin)*frac(i, n), 0.5}
+		}
+		return l
+	case "grid":
+		if h.Cols > 0 && m == n {
+			grid(l.Pos, h.Cols)
+			return l
+		}
+	case "tree":
+		if m == n {
+			tree(l.Pos, max(h.Arity, 1))
+			return l
+		}
+	case "random", "edges":
+		if n <= MaxForce {
+			circle(l.Pos)
+			force(l.Pos, l.Edges)
+			return l
+		}
+	}
+	circle(l.Pos)
+	return l
+}
+
+// frac spreads i over [0, 1] for n items (0.5 for one).
+func frac(i, n int) float64 {
+	if n <= 1 {
+		return 0.5
+	}
+	return float64(i) / float64(n-1)
+}
+
+// circle places points clockwise from the top, in order.
+func circle(p []Point) {
+	r := 0.5 - margin
+	for i := range p {
+		a := 2*math.Pi*float64(i)/float64(len(p)) - math.Pi/2
+		p[i] = Point{0.5 + r*math.Cos(a), 0.5 + r*math.Sin(a)}
+	}
+}
+
+func grid(p []Point, cols int) {
+	rows := (len(p) + cols - 1) / cols
+	for i := range p {
+		p[i] = Point{margin + (1-2*margin)*frac(i%cols, cols), margin + (1-2*margin)*frac(i/cols, rows)}
+	}
+}
+
+// tree places a k-ary tree in heap order (the parent of i is (i-1)/k):
+// leaves left to right in depth-first order, each parent centred over its
+// children, one row per level.
+func tree(p []Point, k int) {
+	n := len(p)
+	depth := make([]int, n)
+	maxDepth := 0
+	for i := 1; i < n; i++ {
+		depth[i] = depth[(i-1)/k] + 1
+		maxDepth = max(maxDepth, depth[i])
+	}
+	x := make([]float64, n)
+	leaves := 0
+	var walk func(i int)
+	walk = func(i int) {
+		first, last := k*i+1, min(k*i+k, n-1)
+		if first >= n {
+			x[i] = float64(leaves)
+			leaves++
+			return
+		}
+		for c := first; c <= last; c++ {
+			walk(c)
+		}
+		x[i] = (x[first] + x[last]) / 2
+	}
+	if n > 0 {
+		walk(0)
+	}
+	for i := range p {
+		p[i] = Point{margin + (1-2*margin)*x[i]/math.Max(float64(leaves-1), 1), margin + (1-2*margin)*frac(depth[i], maxDepth+1)}
+		if leaves == 1 {
+			p[i].X = 0.5
+		}
+	}
+}
+
+// force runs a fixed number of Fruchterman-Reingold steps from the given
+// positions, then fits the result to the unit square. Only arithmetic on the
+// inputs is involved, so the layout is the same on every machine.
+func force(p []Point, es []Edge) {
+	n := len(p)
+	if n < 3 {
+		return
+	}
+	k := math.Sqrt(1 / float64(n))
+	temp := 0.1
+	d := make([]Point, n)
+	for range 200 {
+		clear(d)
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				dx, dy := p[i].X-p[j].X, p[i].Y-p[j].Y
+				dist := math.Max(math.Hypot(dx, dy), 1e-6)
+				f := k * k / dist / dist
+				d[i].X += dx * f
+				d[i].Y += dy * f
+				d[j].X -= dx * f
+				d[j].Y -= dy * f
+			}
+		}
+		for _, e := range es {
+			dx, dy := p[e.A].X-p[e.B].X, p[e.A].Y-p[e.B].Y
+			dist := math.Max(math.Hypot(dx, dy), 1e-6)
+			f := dist / k
+			d[e.A].X -= dx * f
+			d[e.A].Y -= dy * f
+			d[e.B].X += dx * f
+			d[e.B].Y += dy * f
+		}
+		for i := range n {
+			l := math.Max(math.Hypot(d[i].X, d[i].Y), 1e-9)
+			step := math.Min(l, temp)
+			p[i].X += d[i].X / l * step
+			p[i].Y += d[i].Y / l * step
+		}
+		temp *= 0.98
+	}
+	fit(p)
+}
+
+// fit scales points into the unit square with the margin, keeping the
+// aspect ratio.
+func fit(p []Point) {
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, q := range p {
+		minX, maxX = math.Min(minX, q.X), math.Max(maxX, q.X)
+		minY, maxY = math.Min(minY, q.Y), math.Max(maxY, q.Y)
+	}
+	span := math.Max(math.Max(maxX-minX, maxY-minY), 1e-9)
+	s := (1 - 2*margin) / span
+	ox := (1 - (maxX-minX)*s) / 2
+	oy := (1 - (maxY-minY)*s) / 2
+	for i := range p {
+		p[i] = Point{ox + (p[i].X-minX)*s, oy + (p[i].Y-minY)*s}
+	}
+}
+
+// edges lists the links to draw: the header's adjacency (null means a
+// complete graph), each undirected link once.
+func edges(h *trace.Header, pos map[int]int) []Edge {
+	var out []Edge
+	if h.Adj == nil {
+		n := len(h.IDs)
+		if n*(n-1)/2 > MaxCompleteEdges {
+			return nil
+		}
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				out = append(out, Edge{A: pos[h.IDs[i]], B: pos[h.IDs[j]]})
+			}
+		}
+		return out
+	}
+	directed := h.Topology == "ring"
+	seen := map[[2]int]bool{}
+	for i, nb := range h.Adj {
+		if i >= len(h.IDs) {
+			break
+		}
+		a := pos[h.IDs[i]]
+		for _, id := range nb {
+			b, ok := pos[id]
+			if !ok || a == b {
+				continue
+			}
+			key := [2]int{min(a, b), max(a, b)}
+			if !directed {
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+			}
+			out = append(out, Edge{A: a, B: b, Directed: directed})
+		}
+	}
+	return out
+}

@@ -1,0 +1,415 @@
+// Package replay turns one world's recorded trace into what the playground
+// shows at any point of the run: which processes are up, their observable
+// state, the colour their role earns, and the messages in flight. It keeps a
+// snapshot every K events so that moving the timeline to any event costs at
+// most K events of replay, and it answers causal questions (the past and
+// future of an event under happens-before).
+//
+// It is plain Go with no browser dependency, so it is tested natively.
+package replay
+
+import (
+	"bytes"
+	"sort"
+
+	"dsim/core/trace"
+)
+
+// Class is the colour class a process earns from its state.
+type Class string
+
+const (
+	None      Class = ""
+	Crashed   Class = "crashed"
+	InCS      Class = "in-cs"
+	Token     Class = "token"
+	Leader    Class = "leader"
+	Candidate Class = "candidate"
+	Waiting   Class = "waiting"
+)
+
+// KV is one observable state entry; Value is its JSON text.
+type KV struct {
+	Key, Value string
+}
+
+// Flight is one copy of a message on its way: the network may duplicate a
+// send, so a send has one flight per deliver or drop it led to (or one
+// flight with End -1 when the run ended before it arrived).
+type Flight struct {
+	Send, End int // event indexes; End is -1 when the message never arrived
+	From, To  int
+	Kind      string
+	Dropped   bool
+}
+
+// KindStat counts the messages of one kind.
+type KindStat struct {
+	Kind                     string
+	Sent, Delivered, Dropped int
+}
+
+// CheckRef is one expectation recorded in the trace.
+type CheckRef struct {
+	Index int // event index
+	Seq   uint64
+	Pass  bool
+	Text  string
+	Line  int
+}
+
+// Replay indexes one world's events.
+type Replay struct {
+	Header  trace.Header
+	Events  []trace.Event
+	Nodes   []int // process ids: the header's, in ring order, then any others the events name
+	Flights []Flight
+	Kinds   []KindStat
+	Checks  []CheckRef
+
+	pos         map[int]int
+	nodeOf      []int32 // event index -> position of its process, or -1
+	sendOf      []int32 // deliver/drop index -> its send's index, or -1
+	recvOf      []int32 // deliver index -> its send's index, or -1 (drops are not causal)
+	firstFlight []int32 // send index -> its first flight (flights of a send are contiguous), or -1
+	endFlight   []int32 // deliver/drop index -> its flight, or -1
+	k           int
+	snaps       []snapshot
+}
+
+// snapshot is the view before event number i*k. Per-process state slices
+// are never modified once built (a change makes a new slice), so snapshots
+// share them.
+type snapshot struct {
+	up       []bool
+	state    [][]KV
+	inFlight []int32 // flight indexes, ascending
+}
+
+// DefaultK is the snapshot interval.
+const DefaultK = 256
+
+// New indexes a world; k <= 0 means DefaultK.
+func New(w *trace.World, k int) *Replay {
+	if k <= 0 {
+		k = DefaultK
+	}
+	n := len(w.Events)
+	r := &Replay{Header: w.Header, Events: w.Events, pos: map[int]int{}, k: k,
+		nodeOf: make([]int32, n), sendOf: make([]int32, n), recvOf: make([]int32, n), firstFlight: make([]int32, n), endFlight: make([]int32, n)}
+	for _, id := range w.Header.IDs {
+		r.node(id)
+	}
+	sendAt := map[uint64]int{} // message id -> send index
+	ends := map[uint64][]int{} // message id -> its deliver and drop indexes
+	kinds := map[string]*KindStat{}
+	kind := func(k string) *KindStat {
+		s := kinds[k]
+		if s == nil {
+			s = &KindStat{Kind: k}
+			kinds[k] = s
+		}
+		return s
+	}
+	for i := range w.Events {
+		e := &w.Events[i]
+		r.nodeOf[i], r.sendOf[i], r.recvOf[i], r.firstFlight[i], r.endFlight[i] = -1, -1, -1, -1, -1
+		if e.Node != trace.NoNode {
+			r.nodeOf[i] = int32(r.node(e.Node))
+		}
+		switch e.Type {
+		case trace.Send:
+			sendAt[e.MsgID] = i
+			kind(e.Kind).Sent++
+		case trace.Deliver, trace.Drop:
+			if s, ok := sendAt[e.MsgID]; ok {
+				r.sendOf[i] = int32(s)
+				ends[e.MsgID] = append(ends[e.MsgID], i)
+			}
+			if e.Type == trace.Deliver {
+				r.recvOf[i] = r.sendOf[i]
+				kind(e.Kind).Delivered++
+			} else {
+				kind(e.Kind).Dropped++
+			}
+		case trace.Check:
+			r.Checks = append(r.Checks, CheckRef{Index: i, Seq: e.Seq, Pass: e.Pass, Text: e.Text, Line: e.Line})
+		}
+	}
+	for i := range w.Events {
+		e := &w.Events[i]
+		if e.Type != trace.Send || sendAt[e.MsgID] != i {
+			continue
+		}
+		r.firstFlight[i] = int32(len(r.Flights))
+		f := Flight{Send: i, End: -1, From: e.From, To: e.To, Kind: e.Kind}
+		if es := ends[e.MsgID]; len(es) > 0 {
+			for _, end := range es {
+				f.End, f.Dropped = end, w.Events[end].Type == trace.Drop
+				r.endFlight[end] = int32(len(r.Flights))
+				r.Flights = append(r.Flights, f)
+			}
+		} else {
+			r.Flights = append(r.Flights, f)
+		}
+	}
+	for _, s := range kinds {
+		r.Kinds = append(r.Kinds, *s)
+	}
+	sort.Slice(r.Kinds, func(a, b int) bool { return r.Kinds[a].Kind < r.Kinds[b].Kind })
+	r.buildSnapshots()
+	return r
+}
+
+func (r *Replay) node(id int) int {
+	if p, ok := r.pos[id]; ok {
+		return p
+	}
+	r.pos[id] = len(r.Nodes)
+	r.Nodes = append(r.Nodes, id)
+	return len(r.Nodes) - 1
+}
+
+// Pos is the position of process id in Nodes.
+func (r *Replay) Pos(id int) (int, bool) {
+	p, ok := r.pos[id]
+	return p, ok
+}
+
+// NodeOf is the position of event i's process, or -1 for an event at no
+// process.
+func (r *Replay) NodeOf(i int) int { return int(r.nodeOf[i]) }
+
+// SendOf is the index of the send a deliver or drop belongs to, or -1.
+func (r *Replay) SendOf(i int) int { return int(r.sendOf[i]) }
+
+// FlightsOf returns the flights of event i: a send's copies, or the one
+// flight a deliver or drop ends.
+func (r *Replay) FlightsOf(i int) []int {
+	if f := r.endFlight[i]; f >= 0 {
+		return []int{int(f)}
+	}
+	f := r.firstFlight[i]
+	if f < 0 {
+		return nil
+	}
+	var out []int
+	for k := int(f); k < len(r.Flights) && r.Flights[k].Send == i; k++ {
+		out = append(out, k)
+	}
+	return out
+}
+
+func (r *Replay) buildSnapshots() {
+	v := &View{Up: make([]bool, len(r.Nodes)), State: make([][]KV, len(r.Nodes))}
+	for i := range v.Up {
+		v.Up[i] = true
+	}
+	var inFlight []int32
+	for i := 0; ; i++ {
+		if i%r.k == 0 {
+			inFlight = r.inFlightAt(i, inFlight, max(0, i-r.k))
+			r.snaps = append(r.snaps, snapshot{up: append([]bool(nil), v.Up...),
+				state: append([][]KV(nil), v.State...), inFlight: inFlight})
+		}
+		if i == len(r.Events) {
+			return
+		}
+		r.apply(v, i)
+	}
+}
+
+// inFlightAt lists the flights under way after n events, given those under
+// way after `from` events (from <= n): the ones still travelling, then the
+// ones sent since.
+func (r *Replay) inFlightAt(n int, prev []int32, from int) []int32 {
+	var out []int32
+	travelling := func(f int32) bool { e := r.Flights[f].End; return e < 0 || e >= n }
+	for _, f := range prev {
+		if travelling(f) {
+			out = append(out, f)
+		}
+	}
+	first := sort.Search(len(r.Flights), func(k int) bool { return r.Flights[k].Send >= from })
+	for f := first; f < len(r.Flights) && r.Flights[f].Send < n; f++ {
+		if travelling(int32(f)) {
+			out = append(out, int32(f))
+		}
+	}
+	return out
+}
+
+// View is the run as it stood after the first N events.
+type View struct {
+	N     int
+	T     int64  // time of the last applied event (0 before any)
+	Up    []bool // by position in Nodes
+	State [][]KV // by position in Nodes, in the order the keys were first set; empty while crashed
+
+	inFlight []int32 // ascending
+}
+
+// At returns the view after the first n events (0 <= n <= len(Events)).
+func (r *Replay) At(n int) *View {
+	n = max(0, min(n, len(r.Events)))
+	s := &r.snaps[n/r.k]
+	base := n / r.k * r.k
+	v := &View{Up: append([]bool(nil), s.up...), State: append([][]KV(nil), s.state...),
+		inFlight: r.inFlightAt(n, s.inFlight, base)}
+	for i := base; i < n; i++ {
+		r.apply(v, i)
+	}
+	v.N = n
+	if n > 0 {
+		v.T = r.Events[n-1].T
+	}
+	return v
+}
+
+func (r *Replay) apply(v *View, i int) {
+	e := &r.Events[i]
+	p := r.nodeOf[i]
+	switch e.Type {
+	case trace.Crash:
+		v.Up[p], v.State[p] = false, nil
+	case trace.Recover:
+		v.Up[p], v.State[p] = true, nil
+	case trace.State:
+		v.State[p] = setKey(v.State[p], e.Key, e.New)
+	}
+	v.T = e.T
+}
+
+// setKey returns a new slice with key set to value (removed when nil).
+func setKey(kvs []KV, key string, value any) []KV {
+	out := make([]KV, 0, len(kvs)+1)
+	found := false
+	for _, kv := range kvs {
+		if kv.Key == key {
+			found = true
+			if value == nil {
+				continue
+			}
+			kv.Value = jsonText(value)
+		}
+		out = append(out, kv)
+	}
+	if !found && value != nil {
+		out = append(out, KV{key, jsonText(value)})
+	}
+	return out
+}
+
+func jsonText(v any) string { return string(trace.AppendJSON(nil, v)) }
+
+// InFlight lists the flights under way in the view, by send order.
+func (v *View) InFlight() []int {
+	out := make([]int, len(v.inFlight))
+	for i, f := range v.inFlight {
+		out[i] = int(f)
+	}
+	return out
+}
+
+// Get returns the JSON text of process position p's key, and whether it is
+// set.
+func (v *View) Get(p int, key string) (string, bool) {
+	for _, kv := range v.State[p] {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
+}
+
+// Class is the colour class of process position p: a crash hides every
+// other state; otherwise the most specific role wins.
+func (v *View) Class(p int) Class {
+	if !v.Up[p] {
+		return Crashed
+	}
+	is := func(key, val string) bool {
+		got, ok := v.Get(p, key)
+		return ok && got == val
+	}
+	switch {
+	case is("in_cs", "true"):
+		return InCS
+	case is("has_token", "true") || is("token", "true"):
+		return Token
+	case is("role", `"leader"`):
+		return Leader
+	case is("role", `"candidate"`):
+		return Candidate
+	case is("waiting", "true") || is("role", `"waiting"`):
+		return Waiting
+	}
+	return None
+}
+
+// IndexOfSeq finds the event with the given seq (events are in seq order).
+func (r *Replay) IndexOfSeq(seq uint64) (int, bool) {
+	i := sort.Search(len(r.Events), func(i int) bool { return r.Events[i].Seq >= seq })
+	return i, i < len(r.Events) && r.Events[i].Seq == seq
+}
+
+// Causal returns the events that happened before event x (past) and after
+// it (future) under happens-before: the order of events at one process plus
+// send -> deliver. x itself is in neither. Events at no process (scenario
+// logs, checks) have no causal place and are in neither; so is everything
+// when x is one of them.
+//
+// The trace order is a linearisation of happens-before, so one backward and
+// one forward sweep suffice: an earlier event is in the past when a later
+// past event shares its process or it is the send of a past delivery.
+func (r *Replay) Causal(x int) (past, future []bool) {
+	past, future = make([]bool, len(r.Events)), make([]bool, len(r.Events))
+	px := r.nodeOf[x]
+	if px < 0 {
+		return past, future
+	}
+	reached := make([]bool, len(r.Nodes))
+	reached[px] = true
+	need := make([]bool, len(r.Events)) // sends whose deliveries are in the past
+	if s := r.recvOf[x]; s >= 0 {
+		need[s] = true
+	}
+	for i := x - 1; i >= 0; i-- {
+		p := r.nodeOf[i]
+		if p < 0 || !(reached[p] || need[i]) {
+			continue
+		}
+		past[i], reached[p] = true, true
+		if s := r.recvOf[i]; s >= 0 {
+			need[s] = true
+		}
+	}
+	clear(reached)
+	reached[px] = true
+	// Forward, future[s] for a send s says its deliveries are in the future.
+	future[x] = true
+	for i := x + 1; i < len(r.Events); i++ {
+		p := r.nodeOf[i]
+		if p < 0 {
+			continue
+		}
+		if reached[p] {
+			future[i] = true
+		} else if s := r.recvOf[i]; s >= 0 && future[s] {
+			future[i], reached[p] = true, true
+		}
+	}
+	future[x] = false
+	return past, future
+}
+
+// Text is the readable one-line form of event i, without its time.
+func (r *Replay) Text(i int) string {
+	e := r.Events[i]
+	e.T = 0
+	b := trace.AppendText(nil, &e)
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	// AppendText pads the time; drop "t=0" and the padding.
+	b = bytes.TrimLeft(bytes.TrimPrefix(b, []byte("t=0")), " ")
+	return string(b)
+}
