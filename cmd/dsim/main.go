@@ -34,6 +34,8 @@ commands:
   api   the Lua scenario API reference (Markdown)
   bench [--quick]
         run the built-in benchmark suite and print a table
+  serve [--port N] [--dir DIR]
+        serve the browser playground (built by ./build.sh) on 127.0.0.1
   help  this text
 
 Flags may come before or after FILE. Exit status: 0 ok, 1 an expectation
@@ -62,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdAPI(rest, stdout, stderr)
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
+	case "serve":
+		return cmdServe(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -1,0 +1,134 @@
+// The editor bundle entry: CodeMirror 6 with Lua highlighting, bundled by
+// esbuild (build.sh) into build/site/editor.js. The Go UI reaches the editor
+// only through window.dsimEditor, so that this file is the one place that
+// knows CodeMirror's API.
+import { EditorView, basicSetup } from "codemirror";
+import { StreamLanguage } from "@codemirror/language";
+import { lua } from "@codemirror/legacy-modes/mode/lua";
+import { StateEffect, StateField, RangeSet } from "@codemirror/state";
+import { Decoration, GutterMarker, WidgetType, gutter } from "@codemirror/view";
+
+// An error is one line and its message; null when there is none.
+const setError = StateEffect.define();
+
+const errorField = StateField.define({
+  create: () => null,
+  update(value, tr) {
+    for (const e of tr.effects) if (e.is(setError)) return e.value;
+    // An edit makes the message stale: the user is fixing it.
+    return tr.docChanged ? null : value;
+  },
+});
+
+class ErrorMessage extends WidgetType {
+  constructor(msg) {
+    super();
+    this.msg = msg;
+  }
+  eq(other) {
+    return other.msg === this.msg;
+  }
+  toDOM() {
+    const div = document.createElement("div");
+    div.className = "cm-dsim-error-msg";
+    div.setAttribute("role", "alert");
+    div.textContent = this.msg; // script-derived: text only
+    return div;
+  }
+}
+
+class ErrorMarker extends GutterMarker {
+  toDOM() {
+    const span = document.createElement("span");
+    span.className = "cm-dsim-error-marker";
+    span.textContent = "●";
+    return span;
+  }
+}
+const errorMarker = new ErrorMarker();
+
+// lineOf clamps a 1-based line number to the document.
+function lineOf(doc, n) {
+  return doc.line(Math.min(Math.max(1, n | 0), doc.lines));
+}
+
+const errorDecorations = EditorView.decorations.compute([errorField], (state) => {
+  const err = state.field(errorField);
+  if (!err) return Decoration.none;
+  const line = lineOf(state.doc, err.line);
+  return Decoration.set([
+    Decoration.line({ class: "cm-dsim-error-line", attributes: { "data-error-line": String(line.number) } }).range(line.from),
+    Decoration.widget({ widget: new ErrorMessage(err.msg), block: true, side: 1 }).range(line.to),
+  ]);
+});
+
+const errorGutter = gutter({
+  class: "cm-dsim-error-gutter",
+  markers(view) {
+    const err = view.state.field(errorField);
+    if (!err) return RangeSet.empty;
+    return RangeSet.of([errorMarker.range(lineOf(view.state.doc, err.line).from)]);
+  },
+});
+
+const theme = EditorView.theme({
+  "&": { height: "100%" },
+  ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace" },
+  ".cm-dsim-error-line": { backgroundColor: "rgba(220, 38, 38, 0.15)" },
+  ".cm-dsim-error-marker": { color: "#dc2626" },
+  ".cm-dsim-error-msg": {
+    color: "#991b1b",
+    backgroundColor: "#fef2f2",
+    borderLeft: "3px solid #dc2626",
+    padding: "2px 6px",
+    whiteSpace: "pre-wrap",
+  },
+});
+
+let view = null;
+
+function need() {
+  if (!view) throw new Error("dsimEditor: create() was not called");
+  return view;
+}
+
+window.dsimEditor = {
+  create(el, text, onChange) {
+    if (view) view.destroy();
+    view = new EditorView({
+      parent: el,
+      doc: text || "",
+      extensions: [
+        basicSetup,
+        StreamLanguage.define(lua),
+        errorField,
+        errorDecorations,
+        errorGutter,
+        theme,
+        EditorView.updateListener.of((u) => {
+          if (u.docChanged && onChange) onChange(u.state.doc.toString());
+        }),
+      ],
+    });
+    this.view = view;
+  },
+  getText() {
+    return need().state.doc.toString();
+  },
+  setText(t) {
+    const v = need();
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t || "" }, effects: setError.of(null) });
+  },
+  markError(line, msg) {
+    const v = need();
+    const pos = lineOf(v.state.doc, line).from;
+    v.dispatch({ effects: [setError.of({ line, msg: String(msg) }), EditorView.scrollIntoView(pos, { y: "center" })] });
+  },
+  clearError() {
+    need().dispatch({ effects: setError.of(null) });
+  },
+  focus() {
+    need().focus();
+  },
+  view: null,
+};
