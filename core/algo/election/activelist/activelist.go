@@ -93,7 +93,7 @@ func (p *node) send(ctx sim.Context, m Elect) {
 	}
 	if p.sentIn == m.Round && next != p.to && closer(ctx, next, p.to) {
 		ctx.Log("%d is back since this round began: starting a new round", next)
-		p.join(ctx, p.round+1, m.ID)
+		p.Elect(ctx)
 		return
 	}
 	p.to, p.sentIn = next, m.Round
@@ -128,21 +128,20 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 			return
 		}
 		ctx.Log("elect(%d) of old round %d: its sender is behind, starting round %d", msg.ID, msg.Round, p.round+1)
-		p.join(ctx, p.round+1, msg.ID)
+		p.Elect(ctx)
 	case msg.ID == self: // c
 		if p.Electing() {
 			p.complete(ctx)
 		}
 	case !p.Electing():
-		if !slices.Contains(p.active, msg.ID) {
-			ctx.Log("elect(%d) arrived after round %d ended here: starting round %d", msg.ID, p.round, p.round+1)
-			p.join(ctx, p.round+1, msg.ID)
-		}
+		ctx.Log("elect(%d) arrived after round %d ended here: some list missed a process, starting round %d", msg.ID, p.round, p.round+1)
+		p.Elect(ctx)
+	case slices.Contains(p.active, msg.ID):
+		ctx.Log("elect(%d) a second time in round %d: %d has lost its state, starting round %d", msg.ID, p.round, msg.ID, p.round+1)
+		p.Elect(ctx)
 	default: // b
-		if !slices.Contains(p.active, msg.ID) {
-			p.active = append(p.active, msg.ID)
-			ctx.Set("active", p.active)
-		}
+		p.active = append(p.active, msg.ID)
+		ctx.Set("active", p.active)
 		p.send(ctx, msg)
 	}
 }

@@ -1,0 +1,188 @@
+package election_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"dsim/core/algo"
+	_ "dsim/core/algo/all"
+	"dsim/core/algo/election/internal/electiontest"
+	"dsim/core/sim"
+	"dsim/core/topo"
+	"dsim/core/trace"
+)
+
+var (
+	sweepSeeds = flag.Int("seeds", 1000, "seeds per algorithm in the election sweep (-short: 200)")
+	sweepSeed  = flag.Uint64("seed", 0, "run the sweep for this seed only and print its trace")
+)
+
+// TestSweep runs every election algorithm under random latencies, random
+// crashes and recoveries and random elect commands, and checks at the end,
+// once the faults are over and the run has settled, that exactly one live
+// process is the leader, that it is the highest live id, and that every
+// live process follows it. The ring algorithms must also go quiet: no
+// message may circle for ever. A failure names the seed; -seed replays it
+// and prints the trace.
+func TestSweep(t *testing.T) {
+	seeds := uint64(*sweepSeeds)
+	if testing.Short() {
+		seeds = min(seeds, 200)
+	}
+	for _, spec := range algo.All() {
+		if spec.Family() != "election" {
+			continue
+		}
+		t.Run(spec.Name, func(t *testing.T) {
+			if *sweepSeed != 0 {
+				if err := sweepOne(spec, *sweepSeed, os.Stdout); err != nil {
+					t.Errorf("seed %d: %v", *sweepSeed, err)
+				}
+				return
+			}
+			failed := 0
+			for seed := uint64(1); seed <= seeds; seed++ {
+				if err := sweepOne(spec, seed, nil); err != nil {
+					t.Errorf("seed %d: %v (replay: go test ./core/algo/election -run 'TestSweep/%s$' -seed %d)", seed, err, spec.Name, seed)
+					if failed++; failed == 5 {
+						t.Fatal("giving up after 5 failing seeds")
+					}
+				}
+			}
+		})
+	}
+}
+
+// sweepOne builds and runs one random world; with out set it prints the
+// schedule and the trace there.
+func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
+	r := sim.Stream(seed, "sweep", 0)
+	n := 3 + r.IntN(8)
+	maxLat := 1 + r.IntN(10)
+	// Half the worlds reorder messages; the active-list algorithm needs FIFO
+	// links, since it sends elect(i) "followed by" elect(j).
+	fifo := r.IntN(2) == 0 || spec.Name == "election.activelist"
+	link := sim.Link{Latency: sim.Dist{Kind: sim.Uniform, A: 1, B: float64(maxLat)}, FIFO: fifo}
+	detect := sim.Duration(1 + r.IntN(20))
+
+	g, err := topo.Build(topo.Spec{Kind: spec.Topology, N: n, First: r.IntN(3), Shuffle: true, Seed: seed})
+	if err != nil {
+		return err
+	}
+	ids := g.IDs
+	cfg := map[string]any{}
+	if spec.Name == "election.bully" {
+		T := 2*maxLat + 1
+		cfg["T"], cfg["T2"], cfg["probe"] = T, T+3*maxLat, 4*T
+	} else {
+		cfg["hop"] = maxLat
+	}
+	var schedule []string
+	var electors []sim.NodeID // the processes given elect at electAt
+	var electAt []sim.Time
+	if r.IntN(2) == 0 {
+		top := ids[0]
+		for _, id := range ids {
+			top = max(top, id)
+		}
+		cfg["leader"] = int(top)
+		schedule = append(schedule, fmt.Sprintf("leader %d at boot", top))
+	} else {
+		electors, electAt = append(electors, ids[r.IntN(n)]), append(electAt, 0)
+	}
+	vals, err := spec.Resolve(cfg)
+	if err != nil {
+		return err
+	}
+	factory, err := spec.New(vals)
+	if err != nil {
+		return err
+	}
+	s, err := sim.New(sim.Config{Seed: seed, Topology: g.Topology, Factory: factory, Link: link, DetectDelay: detect, MaxEvents: 2_000_000})
+	if err != nil {
+		return err
+	}
+	var rec trace.Recorder
+	if out != nil {
+		s.Observe(rec.Record)
+	}
+
+	// Faults: one to three processes crash at random times, most of them
+	// recover later. A crash that would leave nobody alive is skipped.
+	var last sim.Time
+	for range 1 + r.IntN(3) {
+		id := ids[r.IntN(n)]
+		at := sim.Time(r.IntN(400))
+		s.At(at, func() {
+			if s.Up(id) && len(live(s)) > 1 {
+				_ = s.Crash(id)
+			}
+		})
+		schedule = append(schedule, fmt.Sprintf("t=%d crash %d", at, id))
+		last = max(last, at)
+		if r.IntN(4) > 0 {
+			back := at + 1 + sim.Time(r.IntN(300))
+			s.At(back, func() {
+				if !s.Up(id) {
+					_ = s.Recover(id)
+				}
+			})
+			schedule = append(schedule, fmt.Sprintf("t=%d recover %d", back, id))
+			last = max(last, back)
+		}
+	}
+	for range r.IntN(3) {
+		electors, electAt = append(electors, ids[r.IntN(n)]), append(electAt, sim.Time(r.IntN(600)))
+	}
+	for k, id := range electors {
+		s.At(electAt[k], func() {
+			if s.Up(id) {
+				_ = s.Command(id, "elect", nil)
+			}
+		})
+		schedule = append(schedule, fmt.Sprintf("t=%d elect %d", electAt[k], id))
+		last = max(last, electAt[k])
+	}
+
+	// Settle: the rings must go quiet on their own within a generous bound;
+	// bully probes for ever, so it runs a fixed time after the last fault:
+	// dozens of probe periods.
+	settle := last + 20_000
+	var res sim.Result
+	if spec.Name == "election.bully" {
+		settle = last + 5_000
+		res = s.Run(sim.Until{Time: settle})
+	} else {
+		res = s.Run(sim.Until{Pred: func() bool { return s.Now() > settle }})
+	}
+	if out != nil {
+		fmt.Fprintf(out, "n=%d ids=%v latency=1..%d fifo=%v detect=%d config=%v\n%s\n", n, ids, maxLat, fifo, detect, cfg, strings.Join(schedule, "\n"))
+		for i := range rec.Events {
+			out.Write(trace.AppendText(nil, &rec.Events[i]))
+			out.Write([]byte{'\n'})
+		}
+	}
+	switch {
+	case res.Limited():
+		return fmt.Errorf("run %s", res)
+	case spec.Name != "election.bully" && res.Reason != sim.Quiescent:
+		return fmt.Errorf("not quiet %d ticks after the last fault (%s); schedule: %s", settle-last, res, strings.Join(schedule, ", "))
+	}
+	if err := electiontest.Agreed(s, electiontest.HighestLive(s)); err != nil {
+		return fmt.Errorf("%v; schedule: %s", err, strings.Join(schedule, ", "))
+	}
+	return nil
+}
+
+func live(s *sim.Sim) []sim.NodeID {
+	var out []sim.NodeID
+	for _, id := range s.IDs() {
+		if s.Up(id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
