@@ -11,6 +11,7 @@ package replay
 import (
 	"bytes"
 	"sort"
+	"strings"
 
 	"dsim/core/trace"
 )
@@ -75,6 +76,7 @@ type Replay struct {
 	endFlight   []int32 // deliver/drop index -> its flight, or -1
 	k           int
 	snaps       []snapshot
+	lower       []string // lower-cased texts for Filter, built on first use
 }
 
 // snapshot is the view before event number i*k. Per-process state slices
@@ -412,4 +414,57 @@ func (r *Replay) Text(i int) string {
 	// AppendText pads the time; drop "t=0" and the padding.
 	b = bytes.TrimLeft(bytes.TrimPrefix(b, []byte("t=0")), " ")
 	return string(b)
+}
+
+// AnyNode in a Filter means every process.
+const AnyNode = trace.NoNode
+
+// Filter selects events for the log; zero fields (and AnyNode) select all.
+type Filter struct {
+	Node int        // process id, or AnyNode
+	Type trace.Type // 0: every type
+	Kind string     // message kind or command name
+	Text string     // case-insensitive substring of the event's text form
+}
+
+// Filter returns the indexes of the events f selects, in order.
+func (r *Replay) Filter(f Filter) []int {
+	needle := strings.ToLower(f.Text)
+	out := make([]int, 0, len(r.Events))
+	for i := range r.Events {
+		e := &r.Events[i]
+		if f.Node != AnyNode && e.Node != f.Node ||
+			f.Type != 0 && e.Type != f.Type ||
+			f.Kind != "" && e.Kind != f.Kind ||
+			needle != "" && !strings.Contains(r.lowerText(i), needle) {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// lowerText is the lower-cased text of event i, computed once.
+func (r *Replay) lowerText(i int) string {
+	if r.lower == nil {
+		r.lower = make([]string, len(r.Events))
+		for k := range r.Events {
+			r.lower[k] = strings.ToLower(r.Text(k))
+		}
+	}
+	return r.lower[i]
+}
+
+// KindNames lists the message kinds and command names that occur, sorted.
+func (r *Replay) KindNames() []string {
+	seen := map[string]bool{}
+	var out []string
+	for i := range r.Events {
+		if k := r.Events[i].Kind; k != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -353,3 +353,31 @@ func BenchmarkCausal(b *testing.B) {
 		r.Causal(i * 7919 % len(w.Events))
 	}
 }
+
+func TestFilter(t *testing.T) {
+	r := New(smallRun(), 0)
+	all := r.Filter(Filter{Node: AnyNode})
+	if len(all) != len(r.Events) {
+		t.Errorf("no filter kept %d of %d", len(all), len(r.Events))
+	}
+	cases := []struct {
+		f    Filter
+		want []int
+	}{
+		{Filter{Node: 3}, []int{0, 3, 11, 12}},
+		{Filter{Node: AnyNode, Type: trace.State}, []int{1, 5, 6, 9, 12}},
+		{Filter{Node: AnyNode, Kind: "COORDINATOR"}, []int{7, 8}},
+		{Filter{Node: 2, Type: trace.Send}, []int{2, 7}},
+		{Filter{Node: AnyNode, Text: "coordinator <- p2"}, []int{8}},
+		{Filter{Node: AnyNode, Text: "LEADS"}, []int{10}},
+		{Filter{Node: 1, Text: "ELECTION"}, []int{}},
+	}
+	for _, c := range cases {
+		if got := r.Filter(c.f); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Filter(%+v) = %v, want %v", c.f, got, c.want)
+		}
+	}
+	if got := r.KindNames(); !reflect.DeepEqual(got, []string{"COORDINATOR", "ELECTION"}) {
+		t.Errorf("KindNames = %v", got)
+	}
+}

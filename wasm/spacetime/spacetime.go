@@ -1,0 +1,579 @@
+// Package spacetime draws a world's space-time (Lamport) diagram: one
+// horizontal lifeline per process, time flowing to the right, each message
+// an arrow from its send to its delivery, with marks for crashes,
+// recoveries, timers, state changes and logs.
+//
+// Drawing is virtualized: only what falls inside the viewport is produced,
+// and it comes out as a few SVG path strings (one per style) rather than one
+// element per arrow, so a browser shows tens of thousands of messages
+// without a DOM node for each. Hit testing finds the event or arrow under
+// the pointer without the DOM's help.
+//
+// It is plain Go with no browser dependency, so it is tested natively.
+package spacetime
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	"dsim/core/trace"
+	"dsim/wasm/replay"
+)
+
+// Style is how an arrow is drawn.
+type Style int
+
+const (
+	Done     Style = iota // delivered at or before the cursor
+	InFlight              // sent, not yet delivered at the cursor
+	Later                 // sent after the cursor
+	Dim                   // outside the selected event's causal cone
+	Past                  // in the selected event's causal past
+	Future                // in the selected event's causal future
+	Selected              // the selected event's own message
+	NumStyles
+)
+
+// StyleNames are the CSS class suffixes of the styles.
+var StyleNames = [NumStyles]string{"done", "inflight", "later", "dim", "past", "future", "selected"}
+
+// Mark is the kind of a mark on a lifeline.
+type Mark int
+
+const (
+	MarkCrash Mark = iota
+	MarkRecover
+	MarkTimer
+	MarkState
+	MarkLog
+	MarkDetector // suspect and trust
+	MarkDrop
+	NumMarks
+)
+
+// MarkNames are the CSS class suffixes of the marks.
+var MarkNames = [NumMarks]string{"crash", "recover", "timer", "state", "log", "detector", "drop"}
+
+// Viewport is the window onto the diagram, in pixels.
+type Viewport struct {
+	T0     float64 // time at the left edge of the plot
+	Scale  float64 // pixels per time unit
+	Left   float64 // x of the plot's left edge (right of the labels)
+	Width  float64 // plot width
+	Top    float64 // y of the first row's band (below the axis)
+	Height float64 // plot height
+	Y0     float64 // vertical scroll, pixels
+	RowH   float64
+}
+
+// X is the x coordinate of time t.
+func (v *Viewport) X(t float64) float64 { return v.Left + (t-v.T0)*v.Scale }
+
+// T is the time at x.
+func (v *Viewport) T(x float64) float64 { return v.T0 + (x-v.Left)/v.Scale }
+
+// Y is the y coordinate of row r's lifeline.
+func (v *Viewport) Y(r int) float64 { return v.Top + (float64(r)+0.5)*v.RowH - v.Y0 }
+
+// Marks is what the current state of the page adds to the drawing.
+type Marks struct {
+	Cursor   int // events applied (the time-travel cursor)
+	Selected int // selected event, or -1
+	// Past and Future are the selected event's causal cone (replay.Causal).
+	Past, Future []bool
+}
+
+// Tick is one label of the time axis.
+type Tick struct {
+	X     float64
+	Label string
+}
+
+// Row is one visible lifeline.
+type Row struct {
+	Node int // process id
+	Y    float64
+	Down bool // crashed at the cursor
+}
+
+// Drawing is one frame's worth of SVG path data.
+type Drawing struct {
+	Lifelines string
+	Downtime  string // lifeline stretches while crashed
+	Arrows    [NumStyles]string
+	Heads     [NumStyles]string
+	Drops     string // dropped or never-arriving messages, dashed
+	Marks     [NumMarks]string
+	MarksLate [NumMarks]string // marks after the cursor
+	Net       string           // partitions and heals, across all rows
+	Cursor    float64          // x of the cursor
+	Ticks     []Tick
+	Rows      []Row
+	Arrowed   int // delivered messages drawn as arrows
+}
+
+type arrow struct {
+	send, end int // event indexes; end -1: never arrived
+	from, to  int // rows
+	t0, t1    int64
+	dropped   bool
+}
+
+// Diagram holds what drawing needs from a replay, indexed once.
+type Diagram struct {
+	R        *replay.Replay
+	arrows   []arrow // by send time
+	maxSpan  int64   // longest arrow, in time
+	down     [][][2]int64
+	EndT     int64 // time of the last event
+	evTimes  []int64
+	netEvent []int
+}
+
+// New indexes a replay for drawing.
+func New(r *replay.Replay) *Diagram {
+	d := &Diagram{R: r, down: make([][][2]int64, len(r.Nodes)), evTimes: make([]int64, len(r.Events))}
+	for i := range r.Events {
+		d.evTimes[i] = r.Events[i].T
+	}
+	if n := len(r.Events); n > 0 {
+		d.EndT = r.Events[n-1].T
+	}
+	for _, f := range r.Flights {
+		from, _ := r.Pos(f.From)
+		to, ok := r.Pos(f.To)
+		if !ok { // sent to no such process
+			to = from
+		}
+		a := arrow{send: f.Send, end: f.End, from: from, to: to, t0: r.Events[f.Send].T, dropped: f.Dropped}
+		if f.End >= 0 {
+			a.t1 = r.Events[f.End].T
+		} else {
+			a.t1 = d.EndT
+		}
+		d.maxSpan = max(d.maxSpan, a.t1-a.t0)
+		d.arrows = append(d.arrows, a)
+	}
+	// Flights come in send order, and sends in time order.
+	downSince := make([]int64, len(r.Nodes))
+	for i := range downSince {
+		downSince[i] = -1
+	}
+	for i := range r.Events {
+		e := &r.Events[i]
+		switch e.Type {
+		case trace.Crash:
+			downSince[r.NodeOf(i)] = e.T
+		case trace.Recover:
+			p := r.NodeOf(i)
+			if downSince[p] >= 0 {
+				d.down[p] = append(d.down[p], [2]int64{downSince[p], e.T})
+				downSince[p] = -1
+			}
+		case trace.Partition, trace.Heal:
+			d.netEvent = append(d.netEvent, i)
+		}
+	}
+	for p, s := range downSince {
+		if s >= 0 {
+			d.down[p] = append(d.down[p], [2]int64{s, d.EndT})
+		}
+	}
+	return d
+}
+
+// Arrows is the number of delivered messages in the whole diagram.
+func (d *Diagram) Arrows() int {
+	n := 0
+	for _, a := range d.arrows {
+		if a.end >= 0 && !a.dropped {
+			n++
+		}
+	}
+	return n
+}
+
+// visible returns the range of arrows [lo, hi) that may cross the time
+// window [t0, t1]: those sent in it, or up to maxSpan before it.
+func (d *Diagram) visible(t0, t1 float64) (int, int) {
+	lo := sort.Search(len(d.arrows), func(i int) bool { return float64(d.arrows[i].t0) >= t0-float64(d.maxSpan) })
+	hi := sort.Search(len(d.arrows), func(i int) bool { return float64(d.arrows[i].t0) > t1 })
+	return lo, hi
+}
+
+// events returns the range of events [lo, hi) in the time window.
+func (d *Diagram) events(t0, t1 float64) (int, int) {
+	lo := sort.Search(len(d.evTimes), func(i int) bool { return float64(d.evTimes[i]) >= t0 })
+	hi := sort.Search(len(d.evTimes), func(i int) bool { return float64(d.evTimes[i]) > t1 })
+	return lo, hi
+}
+
+// style picks how arrow a is drawn.
+func (d *Diagram) style(a *arrow, m *Marks) Style {
+	if m.Selected >= 0 {
+		// A delivery in the past has its send there too; a send in the
+		// future has its delivery there too.
+		switch {
+		case a.send == m.Selected || a.end == m.Selected:
+			return Selected
+		case m.Past != nil && a.end >= 0 && m.Past[a.end]:
+			return Past
+		case m.Future != nil && m.Future[a.send]:
+			return Future
+		}
+		return Dim
+	}
+	switch {
+	case a.send >= m.Cursor:
+		return Later
+	case a.end < 0 || a.end >= m.Cursor:
+		return InFlight
+	}
+	return Done
+}
+
+// num appends x with one decimal, which is finer than a pixel.
+func num(b []byte, x float64) []byte {
+	n := int64(math.Round(x * 10))
+	if n < 0 {
+		b = append(b, '-')
+		n = -n
+	}
+	b = strconv.AppendInt(b, n/10, 10)
+	if r := n % 10; r != 0 {
+		b = append(b, '.', byte('0'+r))
+	}
+	return b
+}
+
+func moveTo(b []byte, x, y float64) []byte {
+	b = append(b, 'M')
+	b = num(b, x)
+	b = append(b, ' ')
+	return num(b, y)
+}
+
+func lineTo(b []byte, x, y float64) []byte {
+	b = append(b, 'L')
+	b = num(b, x)
+	b = append(b, ' ')
+	return num(b, y)
+}
+
+// clip limits a coordinate to far outside the view, so that huge zooms do
+// not make numbers the browser rounds badly.
+func clip(x, lo, hi float64) float64 {
+	const pad = 2000
+	return math.Max(lo-pad, math.Min(hi+pad, x))
+}
+
+// Draw produces the frame for viewport v.
+func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
+	out := &Drawing{}
+	t0, t1 := v.T(v.Left), v.T(v.Left+v.Width)
+	right := v.Left + v.Width
+	bottom := v.Top + v.Height
+	rowVisible := func(y float64) bool { return y >= v.Top-v.RowH && y <= bottom+v.RowH }
+	cur := m.Cursor
+	if cur > 0 {
+		out.Cursor = v.X(float64(d.R.Events[cur-1].T))
+	} else {
+		out.Cursor = v.X(0)
+	}
+	var view *replay.View
+	if cur >= 0 {
+		view = d.R.At(cur)
+	}
+
+	// lifelines and downtime
+	var life, down []byte
+	xs, xe := clip(v.X(0), v.Left, right), clip(v.X(float64(d.EndT)), v.Left, right)
+	xs, xe = math.Max(xs, v.Left), math.Min(math.Max(xe, xs), right)
+	for p, id := range d.R.Nodes {
+		y := v.Y(p)
+		if !rowVisible(y) {
+			continue
+		}
+		out.Rows = append(out.Rows, Row{Node: id, Y: y, Down: view != nil && !view.Up[p]})
+		if xe > xs {
+			life = lineTo(moveTo(life, xs, y), xe, y)
+		}
+		for _, iv := range d.down[p] {
+			a, b := math.Max(v.X(float64(iv[0])), v.Left), math.Min(v.X(float64(iv[1])), right)
+			if b > a {
+				down = lineTo(moveTo(down, a, y), b, y)
+			}
+		}
+	}
+	out.Lifelines, out.Downtime = string(life), string(down)
+
+	// arrows
+	var arrows, heads [NumStyles][]byte
+	var drops, dropMarks []byte
+	lo, hi := d.visible(t0, t1)
+	for i := lo; i < hi; i++ {
+		a := &d.arrows[i]
+		if float64(a.t1) < t0 {
+			continue
+		}
+		y0, y1 := v.Y(a.from), v.Y(a.to)
+		if (y0 < v.Top && y1 < v.Top) || (y0 > bottom && y1 > bottom) {
+			continue
+		}
+		x0, x1 := v.X(float64(a.t0)), v.X(float64(a.t1))
+		if a.dropped || a.end < 0 {
+			// a stub a quarter of the way when it vanished at once
+			if x1-x0 < 1 {
+				x1, y1 = x0+12, y0+(y1-y0)/4
+			}
+			drops = lineTo(moveTo(drops, clip(x0, v.Left, right), y0), clip(x1, v.Left, right), y1)
+			if a.dropped {
+				dropMarks = cross(dropMarks, x1, y1, 4)
+			}
+			continue
+		}
+		s := d.style(a, m)
+		cx0, cy0, cx1, cy1 := clipSegment(x0, y0, x1, y1, v.Left-50, right+50)
+		arrows[s] = lineTo(moveTo(arrows[s], cx0, cy0), cx1, cy1)
+		if x1 <= right+10 && x1 >= v.Left-10 {
+			heads[s] = head(heads[s], x0, y0, x1, y1)
+		}
+		out.Arrowed++
+	}
+	for s := range NumStyles {
+		out.Arrows[s], out.Heads[s] = string(arrows[s]), string(heads[s])
+	}
+	out.Drops = string(drops)
+
+	// marks
+	var marks, late [NumMarks][]byte
+	marks[MarkDrop] = dropMarks
+	elo, ehi := d.events(t0-1, t1+1)
+	for i := elo; i < ehi; i++ {
+		p := d.R.NodeOf(i)
+		if p < 0 {
+			continue
+		}
+		y := v.Y(p)
+		if y < v.Top-8 || y > bottom+8 {
+			continue
+		}
+		mk, ok := markOf(d.R.Events[i].Type)
+		if !ok {
+			continue
+		}
+		x := v.X(float64(d.R.Events[i].T))
+		dst := &marks[mk]
+		if i >= cur {
+			dst = &late[mk]
+		}
+		*dst = shape(*dst, mk, x, y)
+	}
+	for k := range NumMarks {
+		out.Marks[k], out.MarksLate[k] = string(marks[k]), string(late[k])
+	}
+
+	var net []byte
+	for _, i := range d.netEvent {
+		x := v.X(float64(d.R.Events[i].T))
+		if x >= v.Left && x <= right {
+			net = lineTo(moveTo(net, x, v.Top), x, bottom)
+		}
+	}
+	out.Net = string(net)
+	out.Ticks = ticks(v, t0, t1)
+	return out
+}
+
+func markOf(t trace.Type) (Mark, bool) {
+	switch t {
+	case trace.Crash:
+		return MarkCrash, true
+	case trace.Recover:
+		return MarkRecover, true
+	case trace.Timer:
+		return MarkTimer, true
+	case trace.State:
+		return MarkState, true
+	case trace.Log, trace.Command:
+		return MarkLog, true
+	case trace.Suspect, trace.Trust:
+		return MarkDetector, true
+	}
+	return 0, false
+}
+
+// shape appends the outline of a mark centred on (x, y).
+func shape(b []byte, m Mark, x, y float64) []byte {
+	switch m {
+	case MarkCrash:
+		return cross(b, x, y, 6)
+	case MarkRecover, MarkTimer:
+		r := 4.0
+		if m == MarkTimer {
+			r = 3
+		}
+		// a circle as two arcs
+		b = moveTo(b, x-r, y)
+		rs := strconv.FormatFloat(r, 'f', -1, 64)
+		d := strconv.FormatFloat(2*r, 'f', -1, 64)
+		b = append(b, "a"+rs+" "+rs+" 0 1 0 "+d+" 0a"+rs+" "+rs+" 0 1 0 -"+d+" 0"...)
+		return b
+	case MarkState:
+		b = moveTo(b, x, y-4)
+		b = lineTo(b, x+4, y)
+		b = lineTo(b, x, y+4)
+		b = lineTo(b, x-4, y)
+		return append(b, 'Z')
+	case MarkLog:
+		b = moveTo(b, x-3, y-3)
+		b = lineTo(b, x+3, y-3)
+		b = lineTo(b, x+3, y+3)
+		b = lineTo(b, x-3, y+3)
+		return append(b, 'Z')
+	case MarkDetector:
+		b = moveTo(b, x, y-5)
+		b = lineTo(b, x+4, y+3)
+		b = lineTo(b, x-4, y+3)
+		return append(b, 'Z')
+	}
+	return b
+}
+
+func cross(b []byte, x, y, r float64) []byte {
+	b = lineTo(moveTo(b, x-r, y-r), x+r, y+r)
+	return lineTo(moveTo(b, x-r, y+r), x+r, y-r)
+}
+
+// head appends an arrowhead at (x1, y1) pointing away from (x0, y0).
+func head(b []byte, x0, y0, x1, y1 float64) []byte {
+	dx, dy := x1-x0, y1-y0
+	l := math.Hypot(dx, dy)
+	if l < 1e-9 {
+		return b
+	}
+	ux, uy := dx/l, dy/l
+	const size, half = 7.0, 3.0
+	bx, by := x1-ux*size, y1-uy*size
+	b = moveTo(b, x1, y1)
+	b = lineTo(b, bx-uy*half, by+ux*half)
+	b = lineTo(b, bx+uy*half, by-ux*half)
+	return append(b, 'Z')
+}
+
+// clipSegment cuts a segment to lo <= x <= hi (both ends interpolated).
+func clipSegment(x0, y0, x1, y1, lo, hi float64) (float64, float64, float64, float64) {
+	at := func(x float64) float64 {
+		if x1 == x0 {
+			return y0
+		}
+		return y0 + (y1-y0)*(x-x0)/(x1-x0)
+	}
+	if x0 < lo {
+		x0, y0 = lo, at(lo)
+	}
+	if x1 > hi {
+		x1, y1 = hi, at(hi)
+	}
+	return x0, y0, x1, y1
+}
+
+// ticks labels the axis every 1, 2 or 5 times a power of ten time units,
+// at least 60 pixels apart.
+func ticks(v *Viewport, t0, t1 float64) []Tick {
+	step := 1.0
+	for step*v.Scale < 60 {
+		switch s := step / math.Pow(10, math.Floor(math.Log10(step))); {
+		case s < 1.5:
+			step *= 2
+		case s < 3:
+			step = step / 2 * 5
+		default:
+			step *= 2
+		}
+	}
+	var out []Tick
+	for t := math.Ceil(math.Max(t0, 0)/step) * step; t <= t1 && len(out) < 200; t += step {
+		out = append(out, Tick{X: v.X(t), Label: strconv.FormatFloat(t, 'f', -1, 64)})
+	}
+	return out
+}
+
+// Fit returns the viewport that shows the whole run in a plot of the given
+// size, with the rows as tall as fit (within limits).
+func (d *Diagram) Fit(left, width, top, height float64) Viewport {
+	span := math.Max(float64(d.EndT), 1)
+	rowH := math.Max(22, math.Min(48, height/math.Max(float64(len(d.R.Nodes)), 1)))
+	pad := 12.0
+	return Viewport{T0: -pad / ((width - 2*pad) / span), Scale: (width - 2*pad) / span, Left: left, Width: width, Top: top, Height: height, RowH: rowH}
+}
+
+// ZoomAt scales the viewport by f around x (pixels), keeping the time under
+// x in place; the scale stays within sensible bounds.
+func (d *Diagram) ZoomAt(v *Viewport, f, x float64) {
+	t := v.T(x)
+	minScale := v.Width / math.Max(float64(d.EndT)*4, 1)
+	v.Scale = math.Max(minScale, math.Min(v.Scale*f, 400))
+	v.T0 = t - (x-v.Left)/v.Scale
+}
+
+// Hit finds what is under (x, y): the event whose mark (or whose arrow's
+// end) is within a few pixels, else the delivery whose arrow passes
+// closest. ok is false when nothing is near.
+func (d *Diagram) Hit(v *Viewport, x, y float64) (int, bool) {
+	const near = 6.0
+	best, bestD := -1, near
+	elo, ehi := d.events(v.T(x-near), v.T(x+near))
+	for i := elo; i < ehi; i++ {
+		p := d.R.NodeOf(i)
+		if p < 0 {
+			continue
+		}
+		dist := math.Hypot(v.X(float64(d.evTimes[i]))-x, v.Y(p)-y)
+		if dist <= bestD {
+			best, bestD = i, dist
+		}
+	}
+	if best >= 0 {
+		return best, true
+	}
+	bestD = 4
+	lo, hi := d.visible(v.T(x-near), v.T(x+near))
+	for i := lo; i < hi; i++ {
+		a := &d.arrows[i]
+		if a.end < 0 || a.dropped {
+			continue
+		}
+		dist := segDist(x, y, v.X(float64(a.t0)), v.Y(a.from), v.X(float64(a.t1)), v.Y(a.to))
+		if dist <= bestD {
+			best, bestD = a.end, dist
+		}
+	}
+	return best, best >= 0
+}
+
+func segDist(px, py, x0, y0, x1, y1 float64) float64 {
+	dx, dy := x1-x0, y1-y0
+	l2 := dx*dx + dy*dy
+	t := 0.0
+	if l2 > 0 {
+		t = math.Max(0, math.Min(1, ((px-x0)*dx+(py-y0)*dy)/l2))
+	}
+	return math.Hypot(px-(x0+t*dx), py-(y0+t*dy))
+}
+
+// RowsHeight is the height all rows take.
+func (d *Diagram) RowsHeight(v *Viewport) float64 { return float64(len(d.R.Nodes)) * v.RowH }
+
+// Centre moves the viewport so that event i is in the middle horizontally
+// and its row is visible, keeping the zoom.
+func (d *Diagram) Centre(v *Viewport, i int) {
+	v.T0 = float64(d.evTimes[i]) - v.Width/2/v.Scale
+	if p := d.R.NodeOf(i); p >= 0 {
+		y := (float64(p) + 0.5) * v.RowH
+		if y-v.Y0 < 0 || y-v.Y0 > v.Height {
+			v.Y0 = math.Max(0, y-v.Height/2)
+		}
+	}
+}
