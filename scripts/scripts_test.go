@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	_ "dsim/core/algo/all"
 	"dsim/core/script"
 	"dsim/core/trace"
 )

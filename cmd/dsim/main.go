@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	_ "dsim/core/algo/all" // every algorithm, for run, check, list and bench
 )
 
 // Exit codes: 0 success, 1 an expectation failed, 2 the command could not do
