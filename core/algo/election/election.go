@@ -39,8 +39,8 @@ var StateKeys = []algo.StateKey{
 // ElectCommand is the command every election algorithm accepts.
 var ElectCommand = algo.CommandSpec{Name: "elect", Doc: "start an election at this process, as when it notices the coordinator is gone"}
 
-// IDParam is an integer key naming a process, or -1 for none.
-func IDParam(name, doc string) algo.Param {
+// idParam is an integer key naming a process, or -1 for none.
+func idParam(name, doc string) algo.Param {
 	return algo.Param{Name: name, Type: algo.Int, Default: int(None), Doc: doc, Min: -1, Max: math.MaxInt32}
 }
 
@@ -48,8 +48,8 @@ func IDParam(name, doc string) algo.Param {
 // nothing starts an election by itself unless start says so.
 func BootParams() []algo.Param {
 	return []algo.Param{
-		IDParam("leader", "the coordinator every process knows at boot (-1: none)"),
-		IDParam("start", "a process that starts an election at boot (-1: none; scenarios usually send the elect command)"),
+		idParam("leader", "the coordinator every process knows at boot (-1: none)"),
+		idParam("start", "a process that starts an election at boot (-1: none; scenarios usually send the elect command)"),
 	}
 }
 

@@ -140,9 +140,6 @@ func (r *Ring) Suspect(ctx sim.Context, id sim.NodeID, e Elector) {
 // Electing reports whether this process takes part in an election.
 func (r *Ring) Electing() bool { return r.role == Candidate }
 
-// Leader returns the coordinator this process knows, if any.
-func (r *Ring) Leader() (sim.NodeID, bool) { return r.leader, r.known }
-
 // SetRole records the role.
 func (r *Ring) SetRole(ctx sim.Context, role string) {
 	if r.role != role {

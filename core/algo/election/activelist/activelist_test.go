@@ -139,6 +139,16 @@ func TestCases(t *testing.T) {
 				"21 2->9 elect(2)/2"},
 			lists: []string{"[2]", "[2 1]", "[2 1 9]", "[2]"},
 		},
+		{
+			rule: "a second elect(j) within a round: j has lost its state, a new round starts",
+			setup: func(w *electiontest.World) {
+				w.Command(0, 2, "elect")
+				w.Inject(0, 1, 2, Elect{ID: 1, Round: 1})
+				w.Inject(1, 1, 2, Elect{ID: 1, Round: 1})
+			},
+			want:  []string{"0 2->9 elect(2)/1", "1 2->9 elect(1)/1", "2 2->9 elect(2)/2"},
+			lists: []string{"[2]", "[2 1]", "[2]"},
+		},
 	} {
 		t.Run(c.rule, func(t *testing.T) {
 			w := world(t, []sim.NodeID{1, 2, 9}, nil)

@@ -128,8 +128,8 @@ type Msg struct {
 
 func (m Msg) String() string { return fmt.Sprintf("t=%d %d->%d %v", m.T, m.From, m.To, m.Msg) }
 
-// Events returns the messages of trace type typ and kind ("" for any kind).
-func (w *World) Events(typ trace.Type, kind string) []Msg {
+// events returns the messages of trace type typ and kind ("" for any kind).
+func (w *World) events(typ trace.Type, kind string) []Msg {
 	var out []Msg
 	for _, e := range w.Rec.Events {
 		if e.Type == typ && (kind == "" || e.Kind == kind) {
@@ -140,7 +140,7 @@ func (w *World) Events(typ trace.Type, kind string) []Msg {
 }
 
 // Sends returns the sends of a kind, in order.
-func (w *World) Sends(kind string) []Msg { return w.Events(trace.Send, kind) }
+func (w *World) Sends(kind string) []Msg { return w.events(trace.Send, kind) }
 
 // SentBy returns the message values of a kind that node id sent, in order.
 func (w *World) SentBy(kind string, id sim.NodeID) []any {
@@ -154,7 +154,7 @@ func (w *World) SentBy(kind string, id sim.NodeID) []any {
 }
 
 // Delivered returns the deliveries of a kind, in order.
-func (w *World) Delivered(kind string) []Msg { return w.Events(trace.Deliver, kind) }
+func (w *World) Delivered(kind string) []Msg { return w.events(trace.Deliver, kind) }
 
 // Timers returns the times timer tag fired at node id.
 func (w *World) Timers(id sim.NodeID, tag string) []sim.Time {
