@@ -85,9 +85,9 @@ type Ring struct {
 }
 
 // Start runs at boot and on recovery. At boot a process knows the
-// configured coordinator, if any, and the configured initiator starts an
-// election; a recovered process rejoins.
-func (r *Ring) Start(ctx sim.Context, e Elector) {
+// configured coordinator, if any, and starts an election if it is the
+// configured initiator or initiate says so; a recovered process rejoins.
+func (r *Ring) Start(ctx sim.Context, e Elector, initiate bool) {
 	if sim.Recovered(ctx) {
 		r.SetRole(ctx, Follower)
 		r.rejoin(ctx, e)
@@ -95,11 +95,12 @@ func (r *Ring) Start(ctx sim.Context, e Elector) {
 	}
 	if r.Cfg.Leader != None {
 		r.Follow(ctx, r.Cfg.Leader)
-	} else {
-		r.SetRole(ctx, Follower)
 	}
-	if r.Cfg.Start == ctx.Self() {
+	switch {
+	case initiate || r.Cfg.Start == ctx.Self():
 		e.Elect(ctx)
+	case r.role == "":
+		r.SetRole(ctx, Follower)
 	}
 }
 

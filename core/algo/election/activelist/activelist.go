@@ -60,7 +60,7 @@ type node struct {
 	sentIn int
 }
 
-func (p *node) Start(ctx sim.Context) { p.Ring.Start(ctx, p) }
+func (p *node) Start(ctx sim.Context) { p.Ring.Start(ctx, p, false) }
 
 // Elect starts a new election: a new round with the active list [i].
 func (p *node) Elect(ctx sim.Context) { p.join(ctx, p.round+1, ctx.Self()) }

@@ -85,10 +85,7 @@ type node struct {
 
 func (p *node) Start(ctx sim.Context) {
 	ctx.Set("participant", false) // rule 1
-	p.Ring.Start(ctx, p)
-	if p.all && !sim.Recovered(ctx) && !p.participant {
-		p.Elect(ctx)
-	}
+	p.Ring.Start(ctx, p, p.all)
 }
 
 // Elect is rule 2 (and its restart): send ELECTION(own UID).

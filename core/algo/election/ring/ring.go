@@ -63,7 +63,7 @@ type node struct {
 	election.Ring
 }
 
-func (p *node) Start(ctx sim.Context) { p.Ring.Start(ctx, p) }
+func (p *node) Start(ctx sim.Context) { p.Ring.Start(ctx, p, false) }
 
 // Elect sends ELECTION[own id]; concurrent elections are allowed, so it
 // starts a new one even during another.
