@@ -115,8 +115,8 @@ func (r *Ring) rejoin(ctx sim.Context, e Elector) {
 	}
 }
 
-// Timer handles the shared timers and reports whether tag was one of them.
-func (r *Ring) Timer(ctx sim.Context, tag string, e Elector) bool {
+// Timer handles the shared timers, the only ones ring processes set.
+func (r *Ring) Timer(ctx sim.Context, tag string, e Elector) {
 	switch tag {
 	case RejoinTimer:
 		r.rejoin(ctx, e)
@@ -124,10 +124,7 @@ func (r *Ring) Timer(ctx sim.Context, tag string, e Elector) bool {
 		r.armed = false
 		ctx.Log("no outcome within the restart timeout: starting the election again")
 		e.Elect(ctx)
-	default:
-		return false
 	}
-	return true
 }
 
 // Suspect starts an election when the detector suspects the coordinator.

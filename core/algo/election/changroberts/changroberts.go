@@ -133,9 +133,7 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 		}
 		p.mark(ctx, false) // 5b
 		p.Follow(ctx, msg.ID)
-		if next, ok := election.Toward(ctx, msg.ID); ok {
-			ctx.Send(next, m)
-		}
+		ctx.Send(election.Successor(ctx), m) // msg.ID is not suspected: it stops there
 	}
 }
 
