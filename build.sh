@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The one build script. Usage:
 #
-#   ./build.sh          build the CLI to build/dsim and run a shipped example with it
-#   ./build.sh serve    the same, for now (the browser playground is not built yet)
-#   ./build.sh test     gofmt check, go vet, every Go test natively, then the js/wasm tests under Node
+#   ./build.sh          build the CLI to build/dsim and the playground to build/site, run an example
+#   ./build.sh serve    build, then serve the playground on http://127.0.0.1:8080 (PORT=n to change)
+#   ./build.sh test     gofmt, go vet, Go tests natively and under Node, then the browser tests
 #   ./build.sh bench    the core benchmarks (go test -bench), then `dsim bench` natively and under Node
 #
 # Test output goes to stdout untouched; this script's own progress lines go to stderr.
@@ -39,6 +39,57 @@ need_wasm() {
 	[ -x "$WASM_DIR/go_js_wasm_exec" ] || die "no $WASM_DIR/go_js_wasm_exec in this Go installation"
 }
 
+# ensure_npm installs the pinned JavaScript tools (the editor bundle and the
+# browser tests) from package-lock.json, once: again only when the lockfile
+# changed since.
+ensure_npm() {
+	ensure_node
+	if ! command -v npm >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		say "installing npm (Debian package npm)"
+		apt-get update -qq && apt-get install -y -qq npm >/dev/null
+	fi
+	command -v npm >/dev/null || die "npm is needed to build the playground's editor: install it (e.g. apt-get install npm)"
+	if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+		say "npm ci (the pinned editor and test tools of package-lock.json)"
+		npm ci --no-audit --no-fund >&2
+	fi
+}
+
+# ensure_chromium installs Debian's Chromium for the browser tests when it
+# is missing.
+CHROMIUM=/usr/bin/chromium
+ensure_chromium() {
+	[ -x "$CHROMIUM" ] && return
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		say "installing Chromium (Debian package chromium) for the browser tests"
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null
+	fi
+	[ -x "$CHROMIUM" ] || die "the browser tests need Chromium at $CHROMIUM: install it (e.g. apt-get install chromium)"
+}
+
+# build_site writes the playground to build/site: the one wasm binary (UI on
+# the page, engine in a worker), the wasm_exec.js of the same Go toolchain,
+# the CodeMirror bundle and the static files of site/.
+SITE=build/site
+WASM_BUDGET=$((2500 * 1000)) # bytes of dsim.wasm after gzip -9
+build_site() {
+	ensure_npm
+	say "building the playground into $SITE"
+	rm -rf "$SITE"
+	mkdir -p "$SITE"
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$SITE/dsim.wasm" ./wasm
+	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$SITE/"
+	node_modules/.bin/esbuild site/editor.js --bundle --minify --format=iife --target=es2020 \
+		--log-level=warning --outfile="$SITE/editor.js"
+	find site -maxdepth 1 -type f \( -name '*.html' -o -name '*.css' -o -name '*.js' -o -name '*.svg' -o -name '*.webmanifest' \) \
+		-not -name editor.js -exec cp {} "$SITE/" \;
+	local raw gz
+	raw=$(wc -c <"$SITE/dsim.wasm")
+	gz=$(gzip -9 <"$SITE/dsim.wasm" | wc -c)
+	say "dsim.wasm: $((raw / 1000)) kB, $((gz / 1000)) kB gzipped (budget $((WASM_BUDGET / 1000)) kB)"
+	[ "$gz" -le "$WASM_BUDGET" ] || die "dsim.wasm is $gz bytes gzipped, over the budget of $WASM_BUDGET"
+}
+
 build_cli() {
 	say "go build -o build/dsim ./cmd/dsim"
 	go build -o build/dsim ./cmd/dsim
@@ -58,8 +109,9 @@ step_gofmt() {
 }
 
 step_vet() {
-	say "go vet ./..."
+	say "go vet ./... (and ./wasm for js/wasm)"
 	go vet ./...
+	GOOS=js GOARCH=wasm go vet ./wasm/...
 }
 
 step_unit() {
@@ -70,7 +122,8 @@ step_unit() {
 # The same packages built for js/wasm and run under Node: core must behave
 # there exactly as natively, and ./scripts compares every scenario's JSONL
 # trace hash with the hashes committed from a native run.
-WASM_PACKAGES=(./core/... ./scripts)
+# ./wasm tests the playground's engine and UI code the same way.
+WASM_PACKAGES=(./core/... ./scripts ./wasm/...)
 
 step_wasm() {
 	need_wasm
@@ -78,7 +131,19 @@ step_wasm() {
 	PATH="$WASM_DIR:$PATH" GOOS=js GOARCH=wasm go test "${WASM_PACKAGES[@]}"
 }
 
-TEST_STEPS=(step_gofmt step_vet step_unit step_wasm)
+# The playground in headless Chromium (site/tests/*.test.mjs, node --test
+# with playwright-core), and the engine of the built dsim.wasm against the
+# native CLI. Screenshots and failure pages go to build/test-artifacts/.
+step_browser() {
+	build_cli
+	build_site
+	ensure_chromium
+	say "browser tests: node --test site/tests/ (Chromium $("$CHROMIUM" --version 2>/dev/null | awk '{print $2}'))"
+	mkdir -p build/test-artifacts
+	CHROMIUM="$CHROMIUM" node --test --test-reporter=spec site/tests/
+}
+
+TEST_STEPS=(step_gofmt step_vet step_unit step_wasm step_browser)
 
 cmd_test() {
 	need_go
@@ -91,10 +156,18 @@ cmd_test() {
 cmd_default() {
 	need_go
 	build_cli
+	build_site
 	say "build/dsim run $EXAMPLE"
 	build/dsim run "$EXAMPLE"
 	say "that was the trace of $EXAMPLE; try build/dsim check scripts/examples/*/*.lua, or build/dsim list"
-	say "the browser playground (dsim serve) is not built yet: there is nothing to serve"
+	say "the playground is in $SITE: ./build.sh serve (or build/dsim serve) serves it on 127.0.0.1"
+}
+
+cmd_serve() {
+	need_go
+	build_cli
+	build_site
+	exec build/dsim serve --dir "$SITE" --port "${PORT:-8080}"
 }
 
 cmd_bench() {
@@ -111,7 +184,8 @@ cmd_bench() {
 }
 
 case "${1:-}" in
-"" | serve) cmd_default ;;
+"") cmd_default ;;
+serve) cmd_serve ;;
 test) cmd_test ;;
 bench) cmd_bench ;;
 -h | --help | help) sed -n '2,9s/^# \{0,1\}//p' "$0" ;;

@@ -2,4 +2,7 @@ module dsim
 
 go 1.26
 
-require github.com/yuin/gopher-lua v1.1.1 // indirect
+require (
+	github.com/yuin/gopher-lua v1.1.1
+	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193
+)

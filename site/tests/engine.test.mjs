@@ -1,0 +1,81 @@
+// The engine of the built playground (build/site/dsim.wasm, engine mode,
+// under Node) against the native CLI: every shipped scenario must give the
+// same JSONL trace, byte for byte. This is the determinism the share links,
+// replay and "fork from here" stand on.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { join, relative } from "node:path";
+import { root, site, cli } from "./harness.mjs";
+
+let engine;
+
+before(async () => {
+  await import(join(site, "wasm_exec.js"));
+  const go = new globalThis.Go();
+  const { instance } = await WebAssembly.instantiate(readFileSync(join(site, "dsim.wasm")), go.importObject);
+  go.run(instance); // no document here: the binary takes the engine role
+  engine = globalThis.dsimEngine;
+  assert.ok(engine, "dsim.wasm did not install globalThis.dsimEngine");
+});
+
+function scenarios(dir) {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((d) => d.isFile() && d.name.endsWith(".lua"))
+    .map((d) => relative(root, join(d.parentPath ?? d.path, d.name)))
+    .sort();
+}
+
+// native runs the CLI; a failing expectation or a script error still
+// prints the trace, which is what is compared.
+function native(file) {
+  try {
+    return execFileSync(cli, ["run", "--format", "jsonl", file], { cwd: root, maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "ignore"] }).toString();
+  } catch (err) {
+    if (err.stdout) return err.stdout.toString();
+    throw err;
+  }
+}
+
+for (const file of scenarios(join(root, "scripts/examples"))) {
+  test(`same JSONL natively and in wasm: ${file}`, () => {
+    const src = readFileSync(join(root, file), "utf8");
+    const r = engine.run({ op: "run", id: 7, name: file, src, seed: 1, seedSet: false });
+    assert.equal(r.op, "result");
+    assert.equal(r.id, 7);
+    const want = native(file);
+    assert.ok(want.length > 0, "the CLI printed no trace");
+    // Not assert.equal on megabytes: say where they part.
+    if (r.jsonl !== want) {
+      const a = r.jsonl.split("\n");
+      const b = want.split("\n");
+      const i = a.findIndex((line, k) => line !== b[k]);
+      assert.fail(`traces differ at line ${i + 1}:\n  wasm:   ${a[i]}\n  native: ${b[i]}`);
+    }
+  });
+}
+
+test("a script error comes back with its line, the partial trace and the output", () => {
+  const src = 'print("before")\nlocal w = sim.world{algorithm = "no.such"}\n';
+  const r = engine.run({ op: "run", id: 1, name: "bad.lua", src, seed: 1, seedSet: false });
+  assert.deepEqual(r.error, { file: "bad.lua", line: 2, msg: r.error.msg });
+  assert.match(r.error.msg, /no\.such/);
+  assert.equal(r.output, "before\n");
+  assert.equal(r.jsonl, "");
+});
+
+test("progress is reported during a long run", () => {
+  const src = `
+local w = sim.world{algorithm = "election.bully", n = 8, topology = "complete", config = {probe = 1}, max_events = 100000}
+w:run{until_time = 1000000}
+`;
+  const calls = [];
+  const r = engine.run({ op: "run", id: 2, name: "long.lua", src, seed: 1, seedSet: false }, (events, time) => calls.push([events, time]));
+  assert.equal(r.error, null);
+  assert.equal(r.notes.length, 1, "the event limit is reported as a note");
+  const lines = r.jsonl.split("\n").length - 2; // header and the final newline
+  assert.equal(calls.length, Math.floor(lines / 20000));
+  calls.forEach(([events], i) => assert.equal(events, (i + 1) * 20000));
+  assert.ok(calls.every(([, t], i) => i === 0 || t >= calls[i - 1][1]), "time never goes back");
+});

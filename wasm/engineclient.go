@@ -1,0 +1,128 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"syscall/js"
+
+	"dsim/core/script"
+)
+
+// EngineHandlers receive what the engine reports. They run on the page's
+// thread, between browser events.
+type EngineHandlers struct {
+	Progress func(id int, events uint64, t int64) // during a long run, every script.ProgressEvery events
+	Result   func(RunResult)                      // once per run that was not stopped
+}
+
+// Engine is the page's handle on the engine worker (site/worker.js). One run
+// at a time: a new run or Stop ends the one in progress.
+type Engine struct {
+	h       EngineHandlers
+	worker  js.Value
+	onMsg   js.Func
+	next    int
+	running int // id of the run in progress, 0 when idle
+	pending RunRequest
+}
+
+// NewEngine starts the engine worker.
+func NewEngine(h EngineHandlers) *Engine {
+	e := &Engine{h: h}
+	e.onMsg = js.FuncOf(func(this js.Value, args []js.Value) any {
+		e.receive(args[0].Get("data"))
+		return nil
+	})
+	e.spawn()
+	return e
+}
+
+// spawn starts a worker. It reuses the module the page compiled (boot.js
+// puts it in globalThis.dsimModule), so a respawn after Stop costs an
+// instantiation, not a download and a compilation.
+func (e *Engine) spawn() {
+	e.worker = js.Global().Get("Worker").New("worker.js")
+	e.worker.Call("addEventListener", "message", e.onMsg)
+	e.worker.Call("postMessage", map[string]any{"op": "init", "module": js.Global().Get("dsimModule")})
+}
+
+// Run starts a run and returns its id, which Progress and Result report.
+// Seeds above 2^53 lose precision on the way through JavaScript.
+func (e *Engine) Run(req RunRequest) int {
+	if e.running != 0 {
+		e.Stop()
+	}
+	e.next++
+	e.running, e.pending = e.next, req
+	e.worker.Call("postMessage", map[string]any{
+		"op": "run", "id": e.running, "name": req.Name, "src": req.Src,
+		"seed": float64(req.Seed), "seedSet": req.SeedSet,
+	})
+	return e.running
+}
+
+// Stop ends the run in progress at once: the worker is terminated, which
+// needs no cooperation from a busy engine, and a fresh one takes its place.
+func (e *Engine) Stop() {
+	if e.running == 0 {
+		return
+	}
+	e.running = 0
+	e.worker.Call("terminate")
+	e.spawn()
+}
+
+// Busy reports whether a run is in progress.
+func (e *Engine) Busy() bool { return e.running != 0 }
+
+func (e *Engine) receive(m js.Value) {
+	id := m.Get("id")
+	if id.Type() != js.TypeNumber || id.Int() != e.running {
+		return // a message about a run that was stopped or replaced
+	}
+	switch m.Get("op").String() {
+	case "progress":
+		if e.h.Progress != nil {
+			e.h.Progress(e.running, uint64(m.Get("events").Float()), int64(m.Get("time").Float()))
+		}
+	case "result":
+		e.running = 0
+		e.deliver(resultOf(m))
+	case "fatal":
+		// The engine died (the Go runtime exited): report it as an error
+		// of this run and start a fresh worker for the next one.
+		e.running = 0
+		e.worker.Call("terminate")
+		e.spawn()
+		e.deliver(RunResult{ID: id.Int(), Err: &script.Error{File: e.pending.Name, Line: 1, Msg: "the engine failed: " + m.Get("msg").String()}})
+	}
+}
+
+func (e *Engine) deliver(r RunResult) {
+	if e.h.Result != nil {
+		e.h.Result(r)
+	}
+}
+
+// resultOf reads a result message (RunResult.value on the worker's side).
+func resultOf(m js.Value) RunResult {
+	r := RunResult{ID: m.Get("id").Int(), JSONL: stringOr(m.Get("jsonl")), Output: stringOr(m.Get("output"))}
+	if cs := m.Get("checks"); cs.Type() == js.TypeObject {
+		for i := range cs.Length() {
+			c := cs.Index(i)
+			r.Checks = append(r.Checks, script.Check{
+				World: c.Get("world").Int(), Seq: uint64(c.Get("seq").Float()), Line: c.Get("line").Int(),
+				Text: stringOr(c.Get("text")), Pass: c.Get("pass").Truthy(),
+			})
+		}
+	}
+	if ns := m.Get("notes"); ns.Type() == js.TypeObject {
+		for i := range ns.Length() {
+			r.Notes = append(r.Notes, stringOr(ns.Index(i)))
+		}
+	}
+	if err := m.Get("error"); err.Type() == js.TypeObject {
+		r.Err = &script.Error{File: stringOr(err.Get("file")), Line: err.Get("line").Int(), Msg: stringOr(err.Get("msg"))}
+	}
+	return r
+}
