@@ -24,7 +24,7 @@ const usage = `dsim runs deterministic simulations of distributed algorithms fro
 usage: dsim <command> [arguments]
 
 commands:
-  run FILE [--seed N] [--format text|jsonl]
+  run FILE [--seed N] [--format text|jsonl|shiviz]
         run a scenario; print the trace of every world it builds to stdout
         (the script's print() output goes to stderr)
   check [--seed N] [--junit FILE] FILE...

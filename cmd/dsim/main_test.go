@@ -65,6 +65,30 @@ func TestRunJSONLFlagsAnywhere(t *testing.T) {
 	}
 }
 
+func TestRunShiViz(t *testing.T) {
+	code, out, errOut := dsim(t, "run", "testdata/pass.lua", "--format", "shiviz")
+	wantCode(t, code, exitOK, errOut)
+	var want bytes.Buffer
+	if err := trace.WriteShiViz(&want, readTrace(t, "testdata/pass.lua")); err != nil {
+		t.Fatal(err)
+	}
+	if out != want.String() || !strings.HasPrefix(out, trace.ShiVizRegex+"\n") {
+		t.Errorf("--format shiviz should print the ShiViz form of the trace, got:\n%s", out)
+	}
+}
+
+// readTrace reads back the JSONL trace dsim run prints for file.
+func readTrace(t *testing.T, file string) []trace.World {
+	t.Helper()
+	code, out, errOut := dsim(t, "run", file, "--format", "jsonl")
+	wantCode(t, code, exitOK, errOut)
+	worlds, err := trace.ReadJSONL(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return worlds
+}
+
 func TestCheck(t *testing.T) {
 	code, out, errOut := dsim(t, "check", "testdata/pass.lua", "testdata/fail.lua")
 	wantCode(t, code, exitFailed, errOut)
@@ -171,7 +195,7 @@ func TestMissingFile(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, out, _ := dsim(t, "help")
-	if code != exitOK || !strings.Contains(out, "run FILE [--seed N] [--format text|jsonl]") {
+	if code != exitOK || !strings.Contains(out, "run FILE [--seed N] [--format text|jsonl|shiviz]") {
 		t.Errorf("help: exit %d, %q", code, out)
 	}
 	code, _, errOut := dsim(t, "run", "-h")

@@ -49,9 +49,9 @@ func report(stderr io.Writer, err error) {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("run", "run FILE [--seed N] [--format text|jsonl]", stderr)
+	fs := newFlags("run", "run FILE [--seed N] [--format text|jsonl|shiviz]", stderr)
 	seed := addSeed(fs)
-	format := fs.String("format", "text", "trace format: text or jsonl")
+	format := fs.String("format", "text", "trace format: text, jsonl or shiviz (a log ShiViz loads as is)")
 	pos, code, ok := parse(fs, args)
 	if !ok {
 		return code
@@ -60,11 +60,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return usageError(fs, stderr, "want exactly one scenario file, got %d", len(pos))
 	}
 	write := map[string]func(io.Writer, []trace.World) error{
-		"text":  trace.WriteText,
-		"jsonl": trace.WriteJSONL,
+		"text":   trace.WriteText,
+		"jsonl":  trace.WriteJSONL,
+		"shiviz": trace.WriteShiViz,
 	}[*format]
 	if write == nil {
-		return usageError(fs, stderr, "unknown format %q (want text or jsonl)", *format)
+		return usageError(fs, stderr, "unknown format %q (want text, jsonl or shiviz)", *format)
 	}
 	res, runErr := runFile(pos[0], seed.options(stderr))
 	if res != nil {
