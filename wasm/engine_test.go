@@ -1,0 +1,83 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"reflect"
+	"strings"
+	"syscall/js"
+	"testing"
+)
+
+const bully = `
+local w = sim.world{algorithm = "election.bully", n = 3, topology = "complete"}
+w:node(1):command("elect")
+w:run()
+print("leader", w:agreed("leader"))
+expect(w:agreed("leader") == 3, "3 leads")
+expect(false, "a failing check")
+`
+
+func TestExecute(t *testing.T) {
+	r := execute(RunRequest{Name: "b.lua", Src: bully, Seed: 1}, nil)
+	if r.Err != nil {
+		t.Fatalf("script error: %v", r.Err)
+	}
+	if r.Output != "leader\t3\n" {
+		t.Errorf("output %q", r.Output)
+	}
+	if !strings.HasPrefix(r.JSONL, `{"type":"world",`) || strings.Count(r.JSONL, "\n") < 10 {
+		t.Errorf("JSONL does not look like a trace: %.80q", r.JSONL)
+	}
+	if len(r.Checks) != 2 || !r.Checks[0].Pass || r.Checks[1].Pass || r.Checks[1].Line != 7 {
+		t.Errorf("checks %+v, want 3 leads (pass) and a failing check at line 7", r.Checks)
+	}
+}
+
+func TestExecuteError(t *testing.T) {
+	src := "local w = sim.world{algorithm = \"election.bully\", n = 3}\nw:run()\nprint('ran')\nlocal x = nil + 1\n"
+	r := execute(RunRequest{Src: src, Seed: 1}, nil)
+	if r.Err == nil || r.Err.File != "scenario.lua" || r.Err.Line != 4 {
+		t.Fatalf("error %v, want one at scenario.lua:4", r.Err)
+	}
+	if r.Output != "ran\n" || r.JSONL == "" {
+		t.Errorf("the output (%q) and the trace up to the error (%d bytes) are kept", r.Output, len(r.JSONL))
+	}
+}
+
+// The result crosses to the page as a JavaScript object: what the page
+// reads back is what the worker sent.
+func TestResultRoundTrip(t *testing.T) {
+	for _, src := range []string{bully, "error('boom')"} {
+		r := execute(RunRequest{Name: "b.lua", Src: src, Seed: 1}, nil)
+		r.ID = 42
+		r.Notes = []string{"world 1: a note"}
+		back := resultOf(js.ValueOf(r.value()))
+		if !reflect.DeepEqual(back, r) {
+			t.Errorf("round trip of %q:\n got %+v\nwant %+v", src, back, r)
+		}
+	}
+}
+
+func TestRequestOf(t *testing.T) {
+	v := js.ValueOf(map[string]any{"op": "run", "id": 9, "name": "x.lua", "src": "print(1)", "seed": 12345, "seedSet": true})
+	req, id := requestOf(v)
+	if want := (RunRequest{Name: "x.lua", Src: "print(1)", Seed: 12345, SeedSet: true}); req != want || id != 9 {
+		t.Errorf("requestOf = %+v, %d; want %+v, 9", req, id, want)
+	}
+	// A page that sends no seed gets the CLI's default.
+	if req, _ := requestOf(js.ValueOf(map[string]any{"src": ""})); req.Seed != 1 || req.SeedSet {
+		t.Errorf("no seed: %+v, want seed 1, not forced", req)
+	}
+}
+
+func TestOutputCapped(t *testing.T) {
+	src := `for i = 1, 3000 do print(string.rep("x", 999)) end`
+	r := execute(RunRequest{Src: src, Seed: 1}, nil)
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if !strings.HasSuffix(r.Output, "(output truncated)\n") || len(r.Output) > maxOutput+100 {
+		t.Errorf("output of %d bytes, want at most %d and a truncation note", len(r.Output), maxOutput)
+	}
+}
