@@ -1,0 +1,726 @@
+//go:build js && wasm
+
+package main
+
+// The playground's page: it wires the static skeleton of site/index.html
+// (the element ids are the contract in notes/playground-dom.md), sends
+// scenarios to the engine worker, and renders everything from the trace the
+// engine returns: the topology, the space-time diagram, the event log and
+// the panels, at the event the time-travel cursor points to.
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"dsim/core/trace"
+	"dsim/scripts"
+	"dsim/wasm/layout"
+	"dsim/wasm/replay"
+	"dsim/wasm/share"
+	"dsim/wasm/spacetime"
+)
+
+const (
+	storeScenario = "dsim.scenario"
+	storeExample  = "dsim.example"
+	scenarioName  = "scenario.lua"
+	// snapshotEvery is the replay's snapshot interval: seeking replays at
+	// most this many events.
+	snapshotEvery = 512
+)
+
+// fallbackScenario is the editor's text when nothing is stored and no
+// example ships.
+const fallbackScenario = `-- A scenario: build a world, schedule things, run, check.
+local w = sim.world{algorithm = sim.algorithms()[1], n = 5}
+w:run()
+print(w:stats().events, "events")
+`
+
+// app is the page's state.
+type app struct {
+	editor   js.Value // window.dsimEditor
+	eng      *Engine
+	examples []scripts.Example
+
+	result   *RunResult
+	worlds   []trace.World
+	world    int // index into worlds of the world shown
+	r        *replay.Replay
+	dia      *spacetime.Diagram
+	lay      layout.Layout
+	cursor   int     // events applied
+	viewT    float64 // time shown (between events while playing)
+	selected int     // selected event, or -1
+	past     []bool
+	future   []bool
+
+	playing  bool
+	lastTick float64
+	forking  bool
+	frame    *frameScheduler
+
+	topo    *topoView
+	diagram *diagramView
+	log     *logView
+
+	el struct {
+		run, stop, play, pause, step, back, fork   dom.Element
+		scrubber, time, speed, speedLabel, seed    dom.Element
+		world, progress, progressText, summary     dom.Element
+		forkHint, errorBanner, status, output      dom.Element
+		examples, desc, shareURL, jsonl, shiviz    dom.Element
+		state, stats, checks                       dom.Element
+	}
+}
+
+var ui *app
+
+func startUI() {
+	window = dom.GetWindow()
+	doc = window.Document()
+	body = doc.(dom.HTMLDocument).Body()
+	a := &app{selected: -1}
+	ui = a
+	a.bind()
+	a.frame = newFrameScheduler(a.onFrame)
+	a.topo = newTopoView(a, byID("topology"))
+	a.diagram = newDiagramView(a, byID("diagram"))
+	a.log = newLogView(a, byID("log"), byID("log-scroll"), byID("log-filters"))
+	a.eng = NewEngine(EngineHandlers{Progress: a.onProgress, Result: a.onResult})
+	a.loadExamples()
+	a.startEditor()
+	a.wireControls()
+	a.wireKeys()
+	a.loadShareLink()
+	on(js.Global(), "hashchange", func(js.Value) { a.loadShareLink() })
+	a.registerServiceWorker()
+	a.setRunState("idle")
+}
+
+func (a *app) bind() {
+	e := &a.el
+	for _, b := range []struct {
+		p  *dom.Element
+		id string
+	}{
+		{&e.run, "run"}, {&e.stop, "stop"}, {&e.play, "play"}, {&e.pause, "pause"}, {&e.step, "step"},
+		{&e.back, "step-back"}, {&e.fork, "fork"}, {&e.scrubber, "scrubber"}, {&e.time, "time"},
+		{&e.speed, "speed"}, {&e.speedLabel, "speed-label"}, {&e.seed, "seed"}, {&e.world, "world"},
+		{&e.progress, "progress"}, {&e.progressText, "progress-text"}, {&e.summary, "summary"},
+		{&e.forkHint, "fork-hint"}, {&e.errorBanner, "error"}, {&e.status, "status"}, {&e.output, "output"},
+		{&e.examples, "examples"}, {&e.desc, "example-desc"}, {&e.shareURL, "share-url"},
+		{&e.jsonl, "download-jsonl"}, {&e.shiviz, "download-shiviz"},
+		{&e.state, "state"}, {&e.stats, "stats"}, {&e.checks, "checks"},
+	} {
+		*b.p = byID(b.id)
+	}
+}
+
+// --- messages to the user
+
+func (a *app) showError(msg string) {
+	a.el.errorBanner.SetTextContent(msg)
+	show(a.el.errorBanner, msg != "")
+}
+
+func (a *app) showStatus(msg string) { a.el.status.SetTextContent(msg) }
+
+func (a *app) setRunState(s string) {
+	body.Underlying().Get("dataset").Set("run", s)
+	running := s == "running"
+	setDisabled(a.el.stop, !running)
+	show(a.el.progress, running)
+	if !running {
+		a.el.progressText.SetTextContent("")
+	}
+}
+
+// --- storage
+
+func storage() js.Value {
+	// localStorage throws in some privacy modes; the page works without it.
+	defer func() { recover() }()
+	return js.Global().Get("localStorage")
+}
+
+func loadStored(key string) (string, bool) {
+	s := storage()
+	if !s.Truthy() {
+		return "", false
+	}
+	v := s.Call("getItem", key)
+	if v.Type() != js.TypeString {
+		return "", false
+	}
+	return v.String(), true
+}
+
+func store(key, v string) {
+	defer func() { recover() }() // quota exceeded: keep going
+	if s := storage(); s.Truthy() {
+		s.Call("setItem", key, v)
+	}
+}
+
+// --- examples and editor
+
+func (a *app) loadExamples() {
+	exs, err := scripts.List()
+	if err != nil {
+		a.showError("The examples could not be read: " + err.Error())
+	}
+	a.examples = exs
+	menu := a.el.examples
+	var group dom.Element
+	family := ""
+	for _, ex := range exs {
+		if group == nil || ex.Family != family {
+			family = ex.Family
+			group = el("optgroup", "", "")
+			group.SetAttribute("label", family)
+			menu.AppendChild(group)
+		}
+		o := el("option", "", ex.Title)
+		o.SetAttribute("value", ex.Path)
+		o.SetAttribute("title", ex.Description)
+		group.AppendChild(o)
+	}
+	on(menu.Underlying(), "change", func(js.Value) {
+		path := value(menu)
+		store(storeExample, path)
+		ex := a.example(path)
+		if ex == nil {
+			a.el.desc.SetTextContent("")
+			return
+		}
+		a.el.desc.SetTextContent(ex.Description)
+		// setText is one editor transaction: Ctrl+Z brings the previous
+		// scenario back.
+		a.editor.Call("setText", ex.Source)
+		a.showStatus("Loaded the example " + ex.Path + ". Press Run (Ctrl+Enter).")
+	})
+}
+
+func (a *app) example(path string) *scripts.Example {
+	for i := range a.examples {
+		if a.examples[i].Path == path {
+			return &a.examples[i]
+		}
+	}
+	return nil
+}
+
+func (a *app) startEditor() {
+	a.editor = js.Global().Get("dsimEditor")
+	text, ok := loadStored(storeScenario)
+	path, _ := loadStored(storeExample)
+	if !ok {
+		// First visit: the first example, preferably the bully textbook one.
+		ex := a.example("election/bully-textbook.lua")
+		if ex == nil && len(a.examples) > 0 {
+			ex = &a.examples[0]
+		}
+		text = fallbackScenario
+		if ex != nil {
+			text, path = ex.Source, ex.Path
+		}
+	}
+	if ex := a.example(path); ex != nil {
+		setValue(a.el.examples, path)
+		a.el.desc.SetTextContent(ex.Description)
+	}
+	save := debounce(300, func() { store(storeScenario, a.text()) })
+	a.editor.Call("create", byID("editor").Underlying(), text, js.FuncOf(func(js.Value, []js.Value) any {
+		save()
+		return nil
+	}))
+}
+
+func (a *app) text() string { return a.editor.Call("getText").String() }
+
+// setText replaces the scenario and stores it at once.
+func (a *app) setText(s string) {
+	a.editor.Call("setText", s)
+	store(storeScenario, s)
+}
+
+// --- share links
+
+func (a *app) loadShareLink() {
+	hash := window.Location().Hash()
+	if hash == "" {
+		return
+	}
+	src, err := share.Decode(hash)
+	if err == share.ErrNoScenario {
+		return
+	}
+	// The fragment has done its job; a reload now shows the stored
+	// scenario, which includes any edits made since.
+	js.Global().Get("history").Call("replaceState", nil, "", window.Location().Pathname()+window.Location().Search())
+	if err != nil {
+		a.showError("This share link cannot be opened: " + err.Error() + ". Your saved scenario is unchanged.")
+		return
+	}
+	a.setText(src)
+	setValue(a.el.examples, "")
+	a.el.desc.SetTextContent("")
+	a.showStatus("Loaded the scenario from the share link (Ctrl+Z in the editor brings back yours).")
+}
+
+func (a *app) shareLink() {
+	loc := window.Location()
+	link := loc.Origin() + loc.Pathname() + loc.Search() + share.Encode(a.text())
+	setValue(a.el.shareURL, link)
+	show(a.el.shareURL, true)
+	a.el.shareURL.Underlying().Call("select")
+	clip := js.Global().Get("navigator").Get("clipboard")
+	if !clip.Truthy() {
+		a.showStatus("Copy the link above to share this scenario.")
+		return
+	}
+	ok := js.FuncOf(func(js.Value, []js.Value) any {
+		a.showStatus("Share link copied to the clipboard.")
+		return nil
+	})
+	fail := js.FuncOf(func(js.Value, []js.Value) any {
+		a.showStatus("Copy the link above to share this scenario.")
+		return nil
+	})
+	clip.Call("writeText", link).Call("then", ok, fail)
+}
+
+// --- downloads
+
+func (a *app) download(name, mime, data string) {
+	blob := js.Global().Get("Blob").New([]any{data}, map[string]any{"type": mime})
+	url := js.Global().Get("URL").Call("createObjectURL", blob)
+	link := doc.CreateElement("a")
+	link.SetAttribute("href", url.String())
+	link.SetAttribute("download", name)
+	body.AppendChild(link)
+	link.Underlying().Call("click")
+	link.Remove()
+	window.SetTimeout(func() { js.Global().Get("URL").Call("revokeObjectURL", url) }, 10_000)
+}
+
+func (a *app) downloadShiViz() {
+	var b bytes.Buffer
+	if err := trace.WriteShiViz(&b, a.worlds); err != nil {
+		a.showError("Writing the ShiViz log: " + err.Error())
+		return
+	}
+	a.download("dsim-trace.shiviz.log", "text/plain", b.String())
+}
+
+// --- running
+
+func (a *app) run() {
+	a.pause()
+	a.setForking(false)
+	a.showError("")
+	a.showStatus("")
+	a.editor.Call("clearError")
+	seed, seedSet := uint64(1), false
+	if s := strings.TrimSpace(value(a.el.seed)); s != "" {
+		var n uint64
+		if _, err := fmt.Sscan(s, &n); err != nil {
+			a.showError("The seed must be a whole number, not " + s + ".")
+			return
+		}
+		seed, seedSet = n, true
+	}
+	a.setRunState("running")
+	a.el.progressText.SetTextContent("starting…")
+	a.eng.Run(RunRequest{Name: scenarioName, Src: a.text(), Seed: seed, SeedSet: seedSet})
+}
+
+func (a *app) stop() {
+	if a.eng.Busy() {
+		a.eng.Stop()
+		a.setRunState("idle")
+		a.showStatus("Stopped.")
+	}
+}
+
+func (a *app) onProgress(_ int, events uint64, t int64) {
+	a.el.progressText.SetTextContent(fmtInt(int(events)) + " events, t=" + fmtInt(int(t)))
+}
+
+func (a *app) onResult(res RunResult) {
+	start := js.Global().Get("performance").Call("now").Float()
+	a.result = &res
+	out := res.Output
+	for _, n := range res.Notes {
+		out += "note: " + n + "\n"
+	}
+	a.el.output.SetTextContent(out)
+	worlds, err := trace.ReadJSONL(strings.NewReader(res.JSONL))
+	if err != nil {
+		worlds = nil
+		a.showError("The trace could not be read: " + err.Error())
+	}
+	a.worlds = worlds
+	a.fillWorldMenu()
+	world := 0
+	if a.world < len(worlds) && res.Err == nil {
+		world = a.world // a rerun keeps the world in view
+	}
+	a.showWorld(world)
+	a.renderChecks()
+	setDisabled(a.el.jsonl, res.JSONL == "")
+	setDisabled(a.el.shiviz, len(worlds) == 0)
+	switch {
+	case res.Err != nil:
+		a.editor.Call("markError", res.Err.Line, res.Err.Msg)
+		a.showError(res.Err.Error())
+		a.setRunState("error")
+	case err != nil:
+		a.setRunState("error")
+	default:
+		a.setRunState("done")
+		if len(worlds) == 0 {
+			a.showStatus("The scenario built no world: nothing to show.")
+		}
+	}
+	ms := js.Global().Get("performance").Call("now").Float() - start
+	body.Underlying().Get("dataset").Set("renderMs", ftoa(float64(int(ms*10))/10))
+}
+
+func (a *app) fillWorldMenu() {
+	empty(a.el.world)
+	for i, w := range a.worlds {
+		o := el("option", "", fmt.Sprintf("world %d: %s, seed %d, %d events", w.Header.World, w.Header.Algorithm, w.Header.Seed, len(w.Events)))
+		o.SetAttribute("value", itoa(i))
+		a.el.world.AppendChild(o)
+	}
+	show(a.el.world, len(a.worlds) > 1)
+}
+
+// showWorld renders world i from its trace, with the cursor at the end.
+func (a *app) showWorld(i int) {
+	a.pause()
+	a.selected, a.past, a.future = -1, nil, nil
+	if i >= len(a.worlds) {
+		a.world, a.r, a.dia = 0, nil, nil
+		a.topo.reset()
+		a.diagram.reset()
+		a.log.reset()
+		a.renderStats()
+		a.setCursor(0)
+		a.enableTimeline(false)
+		return
+	}
+	a.world = i
+	setValue(a.el.world, itoa(i))
+	a.r = replay.New(&a.worlds[i], snapshotEvery)
+	a.dia = spacetime.New(a.r)
+	a.lay = layout.New(&a.r.Header, a.r.Nodes)
+	a.topo.reset()
+	a.diagram.reset()
+	a.log.reset()
+	a.renderStats()
+	a.enableTimeline(true)
+	n := len(a.r.Events)
+	a.el.scrubber.SetAttribute("max", itoa(n))
+	a.setCursor(n)
+}
+
+func (a *app) enableTimeline(on bool) {
+	for _, e := range []dom.Element{a.el.scrubber, a.el.play, a.el.step, a.el.back, a.el.fork} {
+		setDisabled(e, !on)
+	}
+	setDisabled(a.el.pause, true)
+}
+
+// --- time travel
+
+// setCursor shows the run after its first n events.
+func (a *app) setCursor(n int) {
+	if a.r == nil {
+		a.cursor, a.viewT = 0, 0
+		a.el.time.SetTextContent("no run yet")
+		a.el.summary.SetTextContent("")
+		a.renderState(nil)
+		return
+	}
+	n = max(0, min(n, len(a.r.Events)))
+	a.cursor = n
+	a.viewT = 0
+	if n > 0 {
+		a.viewT = float64(a.r.Events[n-1].T)
+	}
+	setValue(a.el.scrubber, itoa(n))
+	a.refresh()
+}
+
+// refresh renders everything that depends on the cursor.
+func (a *app) refresh() {
+	v := a.r.At(a.cursor)
+	total := len(a.r.Events)
+	a.el.time.SetTextContent(fmt.Sprintf("t=%s · event %s of %s", fmtInt(int(a.viewT)), fmtInt(a.cursor), fmtInt(total)))
+	a.el.summary.SetTextContent(summary(a.r, v))
+	a.topo.update(v)
+	a.renderState(v)
+	a.diagram.dirty()
+	a.log.cursorMoved()
+	setDisabled(a.el.back, a.cursor == 0)
+	if a.forking {
+		a.el.forkHint.SetTextContent(fmt.Sprintf("Fork at t=%d: click a process to crash or recover it, or a link to cut it. Esc cancels.", int64(a.viewT)))
+	}
+}
+
+// step moves the cursor by d events; from the end, a step forward starts
+// over.
+func (a *app) step(d int) {
+	if a.r == nil {
+		return
+	}
+	a.pause()
+	n := a.cursor + d
+	if d > 0 && a.cursor >= len(a.r.Events) {
+		n = 1
+	}
+	a.setCursor(n)
+	a.followCursor()
+}
+
+// followCursor keeps the latest event in sight in the log and the diagram.
+func (a *app) followCursor() {
+	if a.cursor > 0 {
+		a.log.reveal(a.cursor - 1)
+		a.diagram.reveal(a.cursor - 1)
+	}
+}
+
+func (a *app) play() {
+	if a.r == nil || a.playing {
+		return
+	}
+	if a.cursor >= len(a.r.Events) {
+		a.setCursor(0)
+	}
+	a.playing = true
+	a.lastTick = -1
+	setDisabled(a.el.play, true)
+	setDisabled(a.el.pause, false)
+	a.frame.request()
+}
+
+func (a *app) pause() {
+	if !a.playing {
+		return
+	}
+	a.playing = false
+	setDisabled(a.el.play, false)
+	setDisabled(a.el.pause, true)
+	if a.r != nil {
+		// settle on the event the animation reached
+		a.setCursor(a.cursor)
+	}
+}
+
+// speeds are the playback speeds in time units per second, by the speed
+// slider's position.
+var speeds = [...]float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+
+func (a *app) speed() float64 {
+	var i int
+	fmt.Sscan(value(a.el.speed), &i)
+	return speeds[max(0, min(i-1, len(speeds)-1))]
+}
+
+// onFrame advances playback and redraws what is dirty.
+func (a *app) onFrame(now float64) {
+	if a.playing && a.r != nil {
+		if a.lastTick >= 0 {
+			a.viewT += (now - a.lastTick) / 1000 * a.speed()
+		}
+		a.lastTick = now
+		n := a.cursor
+		for n < len(a.r.Events) && float64(a.r.Events[n].T) <= a.viewT {
+			n++
+		}
+		t := a.viewT
+		if n != a.cursor {
+			a.cursor = n
+			setValue(a.el.scrubber, itoa(n))
+			a.refresh()
+			a.viewT = t
+			a.followCursor()
+		} else {
+			a.topo.moveMessages(a.r.At(a.cursor))
+		}
+		if n >= len(a.r.Events) {
+			a.pause()
+		} else {
+			a.frame.request()
+		}
+	}
+	a.diagram.draw()
+}
+
+// --- fork from here
+
+func (a *app) setForking(on bool) {
+	a.forking = on && a.r != nil
+	a.el.fork.SetAttribute("aria-pressed", fmt.Sprint(a.forking))
+	show(a.el.forkHint, a.forking)
+	body.Class().Remove("forking")
+	if a.forking {
+		a.pause()
+		body.Class().Add("forking")
+		a.refresh()
+	}
+}
+
+// intervene forks the run at the cursor's time: the intervention goes at
+// the top of the scenario, where the user keeps it, and the run is redone.
+func (a *app) intervene(what string) {
+	if !a.forking || a.r == nil {
+		return
+	}
+	line := fmt.Sprintf("sim.intervene{world=%d, t=%d, %s}\n", a.r.Header.World, int64(a.viewT), what)
+	a.setText(line + a.text())
+	a.showStatus("Forked: " + strings.TrimSpace(line) + " was added at the top of the scenario.")
+	a.setForking(false)
+	a.run()
+}
+
+// --- controls and keys
+
+func (a *app) wireControls() {
+	onClick(a.el.run, a.run)
+	onClick(a.el.stop, a.stop)
+	onClick(a.el.play, a.play)
+	onClick(a.el.pause, a.pause)
+	onClick(a.el.step, func() { a.step(1) })
+	onClick(a.el.back, func() { a.step(-1) })
+	onClick(a.el.fork, func() { a.setForking(!a.forking) })
+	onClick(byID("share"), a.shareLink)
+	onClick(a.el.jsonl, func() {
+		if a.result != nil {
+			a.download("dsim-trace.jsonl", "application/x-ndjson", a.result.JSONL)
+		}
+	})
+	onClick(a.el.shiviz, a.downloadShiViz)
+	on(a.el.scrubber.Underlying(), "input", func(js.Value) {
+		a.pause()
+		var n int
+		fmt.Sscan(value(a.el.scrubber), &n)
+		a.setCursor(n)
+		a.followCursor()
+	})
+	showSpeed := func() { a.el.speedLabel.SetTextContent(ftoa(a.speed()) + " t/s") }
+	on(a.el.speed.Underlying(), "input", func(js.Value) { showSpeed() })
+	showSpeed()
+	on(a.el.world.Underlying(), "change", func(js.Value) {
+		var i int
+		fmt.Sscan(value(a.el.world), &i)
+		a.showWorld(i)
+	})
+}
+
+func (a *app) wireKeys() {
+	on(doc.Underlying(), "keydown", func(ev js.Value) {
+		key := ev.Get("key").String()
+		mod := ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()
+		if mod && key == "Enter" {
+			ev.Call("preventDefault")
+			a.run()
+			return
+		}
+		if mod || ev.Get("altKey").Bool() {
+			return
+		}
+		if key == "Escape" {
+			switch {
+			case a.eng.Busy():
+				a.stop()
+			case a.forking:
+				a.setForking(false)
+			case a.playing:
+				a.pause()
+			default:
+				a.selectEvent(-1, false)
+			}
+			return
+		}
+		// Other keys belong to whatever has the focus when it takes text
+		// or has its own keys.
+		target := ev.Get("target")
+		if target.Call("closest", "input, select, textarea, button, .cm-editor, [contenteditable]").Truthy() {
+			return
+		}
+		handled := true
+		switch key {
+		case " ", "k":
+			if a.playing {
+				a.pause()
+			} else {
+				a.play()
+			}
+		case "ArrowRight", ".":
+			a.step(1)
+		case "ArrowLeft", ",":
+			a.step(-1)
+		case "Home":
+			a.pause()
+			a.setCursor(0)
+		case "End":
+			a.pause()
+			a.setCursor(len(a.worldEvents()))
+		case "f":
+			a.setForking(!a.forking)
+		default:
+			handled = false
+		}
+		if handled {
+			ev.Call("preventDefault")
+		}
+	}, map[string]any{"capture": true})
+}
+
+func (a *app) worldEvents() []trace.Event {
+	if a.r == nil {
+		return nil
+	}
+	return a.r.Events
+}
+
+// selectEvent selects event i (-1: none): its causal past and future are
+// highlighted, the cursor moves just after it, and the log and the diagram
+// show it.
+func (a *app) selectEvent(i int, fromDiagram bool) {
+	if a.r == nil {
+		return
+	}
+	a.pause()
+	if i < 0 || i >= len(a.r.Events) {
+		a.selected, a.past, a.future = -1, nil, nil
+		a.log.render()
+		a.diagram.dirty()
+		return
+	}
+	a.selected = i
+	a.past, a.future = a.r.Causal(i)
+	a.setCursor(i + 1)
+	a.log.reveal(i)
+	if !fromDiagram {
+		a.diagram.reveal(i)
+	}
+}
+
+func (a *app) registerServiceWorker() {
+	nav := js.Global().Get("navigator")
+	if !nav.Get("serviceWorker").Truthy() || !strings.HasPrefix(window.Location().Protocol(), "http") {
+		return
+	}
+	// Offline use is a bonus: a failure to register changes nothing else.
+	nav.Get("serviceWorker").Call("register", "sw.js").Call("catch", js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+}

@@ -1,0 +1,441 @@
+//go:build js && wasm
+
+package main
+
+// The space-time diagram's page side: an SVG whose few <path> elements get
+// the path data package spacetime computes for the visible window, redrawn
+// at most once per animation frame. Wheel zooms around the pointer, drag
+// pans, hover shows the event or message under the pointer, click selects
+// an event and highlights its causal past and future.
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"dsim/core/trace"
+	"dsim/wasm/spacetime"
+)
+
+const (
+	gutter   = 46.0 // width of the process labels
+	axisH    = 22.0
+	minRowsH = 120.0
+)
+
+type diagramView struct {
+	a    *app
+	root dom.Element
+	svg  js.Value
+	tip  js.Value
+
+	arrows, heads       [spacetime.NumStyles]js.Value
+	marks, late         [spacetime.NumMarks]js.Value
+	life, down, drops   js.Value
+	net, cursor, bg     js.Value
+	tickLayer, rowLayer js.Value
+	ticks               []js.Value // <text> pool
+	tickLines           js.Value
+	rows                []js.Value // <text> pool
+
+	v          spacetime.Viewport
+	fitted     bool
+	needs      bool
+	w, h       float64
+	drag       *dragState
+	lastHover  int
+	drawnCount int
+}
+
+type dragState struct {
+	x, y, t0, y0 float64
+	moved        bool
+}
+
+func newDiagramView(a *app, root dom.Element) *diagramView {
+	d := &diagramView{a: a, root: root, lastHover: -2}
+	tools := el("div", "dtools", "")
+	for _, b := range []struct{ id, label, title string }{
+		{"zoom-in", "+", "Zoom in (wheel)"}, {"zoom-out", "−", "Zoom out (wheel)"}, {"zoom-fit", "Fit", "Show the whole run"},
+	} {
+		btn := el("button", "", b.label)
+		btn.SetAttribute("type", "button")
+		btn.SetAttribute("id", b.id)
+		btn.SetAttribute("title", b.title)
+		btn.SetAttribute("aria-label", b.title)
+		tools.AppendChild(btn)
+	}
+	tools.AppendChild(el("span", "dhint", "wheel: zoom · drag: pan · click an event: its causal past and future"))
+	root.AppendChild(tools)
+
+	s := rawSVG("svg", "class", "st", "tabindex", "0", "role", "img", "aria-label", "space-time diagram")
+	d.svg = s
+	add := func(tag string, attrs ...string) js.Value {
+		e := rawSVG(tag, attrs...)
+		s.Call("appendChild", e)
+		return e
+	}
+	d.bg = add("rect", "class", "bg", "x", "0", "y", "0", "width", "100%", "height", "100%")
+	d.tickLines = add("path", "class", "grid")
+	d.life = add("path", "class", "lifeline")
+	d.down = add("path", "class", "downtime")
+	d.net = add("path", "class", "net")
+	d.drops = add("path", "class", "drops")
+	for st := range spacetime.NumStyles {
+		d.arrows[st] = add("path", "class", "arrows "+spacetime.StyleNames[st])
+		d.heads[st] = add("path", "class", "heads "+spacetime.StyleNames[st])
+	}
+	for m := range spacetime.NumMarks {
+		d.marks[m] = add("path", "class", "mark "+spacetime.MarkNames[m])
+		d.late[m] = add("path", "class", "mark late "+spacetime.MarkNames[m])
+	}
+	d.cursor = add("line", "class", "cursor")
+	d.tickLayer = add("g", "class", "axis")
+	d.rowLayer = add("g", "class", "labels")
+	root.Underlying().Call("appendChild", s)
+	d.tip = el("div", "tip", "").Underlying()
+	d.tip.Set("hidden", true)
+	root.Underlying().Call("appendChild", d.tip)
+
+	onClick(byID("zoom-in"), func() { d.zoom(1.6, d.v.Left+d.v.Width/2) })
+	onClick(byID("zoom-out"), func() { d.zoom(1/1.6, d.v.Left+d.v.Width/2) })
+	onClick(byID("zoom-fit"), func() { d.fitted = false; d.dirty() })
+	d.wire()
+	js.Global().Get("ResizeObserver").New(js.FuncOf(func(js.Value, []js.Value) any {
+		d.dirty()
+		return nil
+	})).Call("observe", s)
+	return d
+}
+
+func (d *diagramView) dirty() {
+	d.needs = true
+	d.a.frame.request()
+}
+
+func (d *diagramView) reset() {
+	d.fitted = false
+	d.tip.Set("hidden", true)
+	d.dirty()
+}
+
+// measure reads the SVG's size; it changes with the window.
+func (d *diagramView) measure() bool {
+	r := d.svg.Call("getBoundingClientRect")
+	w, h := r.Get("width").Float(), r.Get("height").Float()
+	if w <= gutter+10 || h <= axisH+10 {
+		return false
+	}
+	if w != d.w || h != d.h {
+		d.w, d.h = w, h
+		d.v.Left, d.v.Width = gutter, w-gutter
+		d.v.Top, d.v.Height = axisH, h-axisH
+	}
+	return true
+}
+
+func (d *diagramView) zoom(f, x float64) {
+	if d.a.dia == nil {
+		return
+	}
+	d.a.dia.ZoomAt(&d.v, f, x)
+	d.dirty()
+}
+
+// reveal brings event i into view if it is outside, keeping the zoom.
+func (d *diagramView) reveal(i int) {
+	if d.a.dia == nil || !d.fitted {
+		return
+	}
+	x := d.v.X(float64(d.a.r.Events[i].T))
+	y := -1.0
+	if p := d.a.r.NodeOf(i); p >= 0 {
+		y = d.v.Y(p)
+	}
+	if x < d.v.Left || x > d.v.Left+d.v.Width || y >= 0 && (y < d.v.Top || y > d.v.Top+d.v.Height) {
+		d.a.dia.Centre(&d.v, i)
+	}
+	d.dirty()
+}
+
+// draw redraws if anything changed since the last frame.
+func (d *diagramView) draw() {
+	if !d.needs {
+		return
+	}
+	d.needs = false
+	a := d.a
+	if a.dia == nil {
+		d.clearAll()
+		return
+	}
+	if !d.measure() {
+		return
+	}
+	if !d.fitted {
+		d.v = a.dia.Fit(gutter, d.w-gutter, axisH, d.h-axisH)
+		d.fitted = true
+	}
+	d.clampY()
+	out := a.dia.Draw(&d.v, &spacetime.Marks{Cursor: a.cursor, Selected: a.selected, Past: a.past, Future: a.future})
+	setD := func(p js.Value, data string) { p.Call("setAttribute", "d", data) }
+	setD(d.life, out.Lifelines)
+	setD(d.down, out.Downtime)
+	setD(d.net, out.Net)
+	setD(d.drops, out.Drops)
+	for st := range spacetime.NumStyles {
+		setD(d.arrows[st], out.Arrows[st])
+		setD(d.heads[st], out.Heads[st])
+	}
+	for m := range spacetime.NumMarks {
+		setD(d.marks[m], out.Marks[m])
+		setD(d.late[m], out.MarksLate[m])
+	}
+	cx := f1(out.Cursor)
+	for _, kv := range [][2]string{{"x1", cx}, {"x2", cx}, {"y1", f1(axisH)}, {"y2", ftoa(d.h)}} {
+		d.cursor.Call("setAttribute", kv[0], kv[1])
+	}
+	var grid strings.Builder
+	for k, tk := range out.Ticks {
+		if k == len(d.ticks) {
+			t := rawSVG("text", "y", "15", "text-anchor", "middle")
+			d.tickLayer.Call("appendChild", t)
+			d.ticks = append(d.ticks, t)
+		}
+		t := d.ticks[k]
+		t.Call("setAttribute", "x", f1(tk.X))
+		t.Set("textContent", tk.Label)
+		t.Call("removeAttribute", "visibility")
+		fmt.Fprintf(&grid, "M%.1f %.1fV%.1f", tk.X, axisH-4, d.h)
+	}
+	for k := len(out.Ticks); k < len(d.ticks); k++ {
+		d.ticks[k].Call("setAttribute", "visibility", "hidden")
+	}
+	setD(d.tickLines, grid.String())
+	for k, row := range out.Rows {
+		if k == len(d.rows) {
+			t := rawSVG("text", "x", f1(gutter-6), "text-anchor", "end", "dominant-baseline", "central")
+			d.rowLayer.Call("appendChild", t)
+			d.rows = append(d.rows, t)
+		}
+		t := d.rows[k]
+		t.Call("setAttribute", "y", f1(row.Y))
+		t.Set("textContent", "P"+itoa(row.Node))
+		cls := "row"
+		if row.Down {
+			cls += " down"
+		}
+		t.Call("setAttribute", "class", cls)
+		t.Call("removeAttribute", "visibility")
+	}
+	for k := len(out.Rows); k < len(d.rows); k++ {
+		d.rows[k].Call("setAttribute", "visibility", "hidden")
+	}
+	d.drawnCount = out.Arrowed
+	d.svg.Call("setAttribute", "data-arrows", itoa(out.Arrowed))
+	d.svg.Call("setAttribute", "data-total-arrows", itoa(a.dia.Arrows()))
+}
+
+func (d *diagramView) clearAll() {
+	for _, p := range append(append([]js.Value{d.life, d.down, d.net, d.drops, d.tickLines}, d.arrows[:]...), d.heads[:]...) {
+		p.Call("setAttribute", "d", "")
+	}
+	for m := range spacetime.NumMarks {
+		d.marks[m].Call("setAttribute", "d", "")
+		d.late[m].Call("setAttribute", "d", "")
+	}
+	for _, t := range append(append([]js.Value{}, d.ticks...), d.rows...) {
+		t.Call("setAttribute", "visibility", "hidden")
+	}
+	d.cursor.Call("setAttribute", "x1", "-10")
+	d.cursor.Call("setAttribute", "x2", "-10")
+	d.svg.Call("setAttribute", "data-arrows", "0")
+	d.svg.Call("setAttribute", "data-total-arrows", "0")
+}
+
+// clampY keeps the rows from scrolling out of the plot.
+func (d *diagramView) clampY() {
+	maxY := math.Max(0, d.a.dia.RowsHeight(&d.v)-d.v.Height)
+	d.v.Y0 = math.Max(0, math.Min(d.v.Y0, maxY))
+}
+
+// local converts a pointer event's client coordinates to the SVG's.
+func (d *diagramView) local(ev js.Value) (float64, float64) {
+	r := d.svg.Call("getBoundingClientRect")
+	return ev.Get("clientX").Float() - r.Get("left").Float(), ev.Get("clientY").Float() - r.Get("top").Float()
+}
+
+func (d *diagramView) wire() {
+	s := d.svg
+	on(s, "wheel", func(ev js.Value) {
+		if d.a.dia == nil {
+			return
+		}
+		ev.Call("preventDefault")
+		x, _ := d.local(ev)
+		dx, dy := ev.Get("deltaX").Float(), ev.Get("deltaY").Float()
+		if ev.Get("deltaMode").Int() == 1 { // lines
+			dx, dy = dx*16, dy*16
+		}
+		switch {
+		case ev.Get("shiftKey").Bool() || math.Abs(dx) > math.Abs(dy):
+			if dx == 0 {
+				dx = dy
+			}
+			d.v.T0 += dx / d.v.Scale
+		case ev.Get("altKey").Bool():
+			d.v.Y0 += dy
+		default:
+			d.a.dia.ZoomAt(&d.v, math.Exp(-dy*0.002), math.Max(x, d.v.Left))
+		}
+		d.tip.Set("hidden", true)
+		d.dirty()
+	}, map[string]any{"passive": false})
+	on(s, "pointerdown", func(ev js.Value) {
+		if d.a.dia == nil || ev.Get("button").Int() != 0 {
+			return
+		}
+		x, y := d.local(ev)
+		d.drag = &dragState{x: x, y: y, t0: d.v.T0, y0: d.v.Y0}
+		s.Call("setPointerCapture", ev.Get("pointerId"))
+	})
+	on(s, "pointermove", func(ev js.Value) {
+		if d.a.dia == nil {
+			return
+		}
+		x, y := d.local(ev)
+		if g := d.drag; g != nil {
+			if math.Abs(x-g.x)+math.Abs(y-g.y) > 3 {
+				g.moved = true
+			}
+			if g.moved {
+				d.v.T0 = g.t0 - (x-g.x)/d.v.Scale
+				d.v.Y0 = g.y0 - (y - g.y)
+				d.tip.Set("hidden", true)
+				d.dirty()
+				return
+			}
+		}
+		d.hover(x, y)
+	})
+	on(s, "pointerup", func(ev js.Value) {
+		g := d.drag
+		d.drag = nil
+		if g == nil || g.moved || d.a.dia == nil {
+			return
+		}
+		x, y := d.local(ev)
+		if i, ok := d.a.dia.Hit(&d.v, x, y); ok {
+			d.a.selectEvent(i, true)
+		} else {
+			d.a.selectEvent(-1, true)
+		}
+	})
+	on(s, "pointerleave", func(js.Value) {
+		d.tip.Set("hidden", true)
+		d.lastHover = -2
+	})
+	on(s, "keydown", func(ev js.Value) {
+		if d.a.dia == nil {
+			return
+		}
+		step := d.v.Width / 8 / d.v.Scale
+		switch ev.Get("key").String() {
+		case "+", "=":
+			d.zoom(1.6, d.v.Left+d.v.Width/2)
+		case "-", "_":
+			d.zoom(1/1.6, d.v.Left+d.v.Width/2)
+		case "a":
+			d.v.T0 -= step
+			d.dirty()
+		case "d":
+			d.v.T0 += step
+			d.dirty()
+		case "w":
+			d.v.Y0 -= d.v.RowH
+			d.dirty()
+		case "s":
+			d.v.Y0 += d.v.RowH
+			d.dirty()
+		default:
+			return
+		}
+		ev.Call("preventDefault")
+		ev.Call("stopPropagation")
+	})
+}
+
+// hover shows what is under the pointer.
+func (d *diagramView) hover(x, y float64) {
+	i, ok := d.a.dia.Hit(&d.v, x, y)
+	if !ok {
+		i = -1
+	}
+	if i == d.lastHover {
+		if ok {
+			d.placeTip(x, y)
+		}
+		return
+	}
+	d.lastHover = i
+	if !ok {
+		d.tip.Set("hidden", true)
+		d.svg.Get("style").Set("cursor", "")
+		return
+	}
+	d.svg.Get("style").Set("cursor", "pointer")
+	d.tip.Set("textContent", d.describe(i))
+	d.tip.Set("hidden", false)
+	d.placeTip(x, y)
+}
+
+func (d *diagramView) placeTip(x, y float64) {
+	left := x + 14
+	if left > d.w-260 {
+		left = math.Max(0, x-270)
+	}
+	// the tip sits in the diagram's box, the coordinates are the SVG's
+	top := d.svg.Call("getBoundingClientRect").Get("top").Float() - d.root.GetBoundingClientRect().Top()
+	st := d.tip.Get("style")
+	st.Set("left", f1(left)+"px")
+	st.Set("top", f1(y+14+top)+"px")
+}
+
+// describe is the tooltip of event i: the event, and for a message its
+// kind, fields and journey.
+func (d *diagramView) describe(i int) string {
+	r := d.a.r
+	e := &r.Events[i]
+	var b strings.Builder
+	fmt.Fprintf(&b, "#%d  t=%d  %s", e.Seq, e.T, r.Text(i))
+	switch e.Type {
+	case trace.Send, trace.Deliver, trace.Drop:
+		b.WriteString("\nkind: " + e.Kind)
+		if fields := string(trace.AppendJSON(nil, e.Msg)); fields != "null" && fields != "{}" {
+			b.WriteString("\nfields: " + fields)
+		}
+		send := i
+		if s := r.SendOf(i); s >= 0 {
+			send = s
+		}
+		fmt.Fprintf(&b, "\nsent by P%d at t=%d", e.From, r.Events[send].T)
+		for _, f := range r.FlightsOf(send) {
+			fl := r.Flights[f]
+			switch {
+			case fl.End < 0:
+				fmt.Fprintf(&b, "\nnot delivered by the end of the run")
+			case fl.Dropped:
+				fmt.Fprintf(&b, "\ndropped at t=%d (%s)", r.Events[fl.End].T, r.Events[fl.End].Reason)
+			default:
+				fmt.Fprintf(&b, "\ndelivered to P%d at t=%d", fl.To, r.Events[fl.End].T)
+			}
+		}
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "\nscript line %d", e.Line)
+	}
+	return b.String()
+}

@@ -1,0 +1,270 @@
+//go:build js && wasm
+
+package main
+
+// The event log: a table of the world's events with filters by process,
+// type and message kind, and a text search. Only the rows in sight exist
+// (a pool of <tr> recycled as the log scrolls), so a trace of any length
+// scrolls smoothly. A click selects the event; the selection is shared
+// with the diagram.
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"dsim/core/trace"
+	"dsim/wasm/replay"
+)
+
+const (
+	rowH      = 24.0 // must match #log tr height in style.css
+	rowsExtra = 8    // rows drawn above and below the visible ones
+)
+
+type logView struct {
+	a      *app
+	table  dom.Element
+	scroll js.Value
+	body   js.Value
+	top    js.Value // spacer rows
+	bottom js.Value
+	pool   [][4]js.Value // tr, seq, t, text
+	count  dom.Element
+
+	node, typ, kind, search dom.Element
+
+	rows  []int // filtered event indexes
+	first int   // index into rows of the first pooled row
+}
+
+func newLogView(a *app, table, scroll, filters dom.Element) *logView {
+	l := &logView{a: a, table: table, scroll: scroll.Underlying()}
+	head := el("tr", "", "")
+	for _, h := range []string{"#", "t", "event"} {
+		head.AppendChild(el("th", "", h))
+	}
+	empty(table.QuerySelector("thead"))
+	table.QuerySelector("thead").AppendChild(head)
+	l.body = table.QuerySelector("tbody").Underlying()
+	l.top = el("tr", "spacer", "").Underlying()
+	l.bottom = el("tr", "spacer", "").Underlying()
+	l.body.Call("appendChild", l.top)
+	l.body.Call("appendChild", l.bottom)
+
+	label := func(text string, control dom.Element) {
+		lab := el("label", "", text+" ")
+		lab.AppendChild(control)
+		filters.AppendChild(lab)
+	}
+	l.node = el("select", "", "")
+	l.node.SetAttribute("id", "log-node")
+	l.typ = el("select", "", "")
+	l.typ.SetAttribute("id", "log-type")
+	l.kind = el("select", "", "")
+	l.kind.SetAttribute("id", "log-kind")
+	l.search = el("input", "", "")
+	l.search.SetAttribute("id", "log-search")
+	l.search.SetAttribute("type", "search")
+	l.search.SetAttribute("placeholder", "search events")
+	label("Process", l.node)
+	label("Type", l.typ)
+	label("Kind", l.kind)
+	label("Find", l.search)
+	l.count = el("span", "count", "")
+	filters.AppendChild(l.count)
+	for _, s := range []dom.Element{l.node, l.typ, l.kind} {
+		on(s.Underlying(), "change", func(js.Value) { l.refilter() })
+	}
+	// filter as the user types, not on every key
+	search := debounce(150, l.refilter)
+	on(l.search.Underlying(), "input", func(js.Value) { search() })
+	on(l.scroll, "scroll", func(js.Value) { l.render() })
+	on(l.body, "click", func(ev js.Value) {
+		tr := ev.Get("target").Call("closest", "tr[data-index]")
+		if !tr.Truthy() {
+			return
+		}
+		var i int
+		fmt.Sscan(tr.Call("getAttribute", "data-index").String(), &i)
+		if i == l.a.selected {
+			l.a.selectEvent(-1, false)
+		} else {
+			l.a.selectEvent(i, false)
+		}
+	})
+	on(l.scroll, "keydown", func(ev js.Value) {
+		key := ev.Get("key").String()
+		if key != "ArrowDown" && key != "ArrowUp" || len(l.rows) == 0 {
+			return
+		}
+		ev.Call("preventDefault")
+		ev.Call("stopPropagation")
+		k := sort.SearchInts(l.rows, l.a.selected)
+		if key == "ArrowDown" && (k < len(l.rows) && l.rows[k] == l.a.selected) {
+			k++
+		} else if key == "ArrowUp" {
+			k--
+		}
+		k = max(0, min(k, len(l.rows)-1))
+		l.a.selectEvent(l.rows[k], false)
+	})
+	return l
+}
+
+// reset fills the filters for the world shown and lists all its events.
+func (l *logView) reset() {
+	r := l.a.r
+	fill := func(s dom.Element, all string, opts [][2]string) {
+		prev := value(s)
+		empty(s)
+		o := el("option", "", all)
+		o.SetAttribute("value", "")
+		s.AppendChild(o)
+		for _, opt := range opts {
+			o := el("option", "", opt[1])
+			o.SetAttribute("value", opt[0])
+			s.AppendChild(o)
+		}
+		setValue(s, prev)
+		if value(s) != prev {
+			setValue(s, "")
+		}
+	}
+	var nodes, types, kinds [][2]string
+	if r != nil {
+		for _, id := range r.Nodes {
+			nodes = append(nodes, [2]string{itoa(id), "P" + itoa(id)})
+		}
+		present := map[trace.Type]bool{}
+		for i := range r.Events {
+			present[r.Events[i].Type] = true
+		}
+		for _, t := range trace.Types() {
+			if present[t] {
+				types = append(types, [2]string{t.String(), t.String()})
+			}
+		}
+		for _, k := range r.KindNames() {
+			kinds = append(kinds, [2]string{k, k})
+		}
+	}
+	fill(l.node, "all", nodes)
+	fill(l.typ, "all", types)
+	fill(l.kind, "all", kinds)
+	l.refilter()
+}
+
+func (l *logView) filterNode(id int) {
+	setValue(l.node, itoa(id))
+	l.refilter()
+}
+
+func (l *logView) refilter() {
+	r := l.a.r
+	l.rows = nil
+	if r != nil {
+		f := replay.Filter{Node: replay.AnyNode, Kind: value(l.kind), Text: value(l.search)}
+		if n := value(l.node); n != "" {
+			fmt.Sscan(n, &f.Node)
+		}
+		if t, ok := trace.ParseType(value(l.typ)); ok {
+			f.Type = t
+		}
+		l.rows = r.Filter(f)
+	}
+	total := 0
+	if r != nil {
+		total = len(r.Events)
+	}
+	if len(l.rows) == total {
+		l.count.SetTextContent(fmtInt(total) + " events")
+	} else {
+		l.count.SetTextContent(fmtInt(len(l.rows)) + " of " + fmtInt(total) + " events")
+	}
+	l.render()
+}
+
+// render fills the pooled rows for the current scroll position.
+func (l *logView) render() {
+	viewH := l.scroll.Get("clientHeight").Float()
+	scrollTop := l.scroll.Get("scrollTop").Float()
+	want := int(viewH/rowH) + 2*rowsExtra + 1
+	first := max(0, int(scrollTop/rowH)-rowsExtra)
+	first = min(first, max(0, len(l.rows)-want))
+	l.first = first
+	for len(l.pool) < want {
+		tr := el("tr", "", "").Underlying()
+		var row [4]js.Value
+		row[0] = tr
+		for c, cls := range []string{"seq", "t", "ev"} {
+			td := el("td", cls, "").Underlying()
+			tr.Call("appendChild", td)
+			row[c+1] = td
+		}
+		l.body.Call("insertBefore", tr, l.bottom)
+		l.pool = append(l.pool, row)
+	}
+	shown := 0
+	for k, row := range l.pool {
+		i := first + k
+		if i >= len(l.rows) {
+			row[0].Set("hidden", true)
+			row[0].Call("removeAttribute", "data-index")
+			continue
+		}
+		shown++
+		l.fill(row, l.rows[i])
+	}
+	l.top.Get("style").Set("height", f1(float64(first)*rowH)+"px")
+	l.bottom.Get("style").Set("height", f1(float64(max(0, len(l.rows)-first-shown))*rowH)+"px")
+}
+
+func (l *logView) fill(row [4]js.Value, i int) {
+	r := l.a.r
+	e := &r.Events[i]
+	tr := row[0]
+	tr.Set("hidden", false)
+	tr.Call("setAttribute", "data-index", itoa(i))
+	cls := "ty-" + e.Type.String()
+	if i >= l.a.cursor {
+		cls += " later"
+	}
+	if i == l.a.selected {
+		cls += " selected"
+	} else if l.a.past != nil && l.a.past[i] {
+		cls += " past"
+	} else if l.a.future != nil && l.a.future[i] {
+		cls += " future"
+	}
+	if e.Type == trace.Check && !e.Pass {
+		cls += " fail"
+	}
+	tr.Call("setAttribute", "class", cls)
+	row[1].Set("textContent", itoa(int(e.Seq)))
+	row[2].Set("textContent", itoa(int(e.T)))
+	row[3].Set("textContent", r.Text(i))
+}
+
+// cursorMoved restyles the rows (those after the cursor are faded).
+func (l *logView) cursorMoved() { l.render() }
+
+// reveal scrolls the log so that event i's row is in sight, if the filters
+// keep it.
+func (l *logView) reveal(i int) {
+	k := sort.SearchInts(l.rows, i)
+	if k >= len(l.rows) || l.rows[k] != i {
+		l.render()
+		return
+	}
+	top := float64(k) * rowH
+	viewH := l.scroll.Get("clientHeight").Float()
+	cur := l.scroll.Get("scrollTop").Float()
+	if top < cur || top+rowH > cur+viewH {
+		l.scroll.Set("scrollTop", math.Max(0, top-viewH/2))
+	}
+	l.render()
+}

@@ -1,0 +1,249 @@
+//go:build js && wasm
+
+package main
+
+// The panels: node state at the cursor, messages by kind, and the checks,
+// each of which links to its event.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"honnef.co/go/js/dom/v2"
+
+	"dsim/wasm/replay"
+)
+
+// maxStateRows bounds the node state table; a world of thousands of
+// processes is better read in the log.
+const maxStateRows = 300
+
+// display turns a state value's JSON text into what a reader expects: a
+// string without its quotes, anything else as JSON.
+func display(v string) string {
+	if strings.HasPrefix(v, `"`) {
+		var s string
+		if json.Unmarshal([]byte(v), &s) == nil {
+			return s
+		}
+	}
+	return v
+}
+
+var classLabels = map[replay.Class]string{
+	replay.Crashed: "crashed", replay.InCS: "in CS", replay.Token: "holds the token",
+	replay.Leader: "leader", replay.Candidate: "candidate", replay.Waiting: "waiting",
+}
+
+// summary is one line about the run at the cursor: who leads, who is in
+// the critical section or holds the token, who is down.
+func summary(r *replay.Replay, v *replay.View) string {
+	var parts []string
+	leaders := map[string]int{}
+	var order []string
+	live := 0
+	var crashed, inCS, token []string
+	for p, id := range r.Nodes {
+		if !v.Up[p] {
+			crashed = append(crashed, fmt.Sprint(id))
+			continue
+		}
+		live++
+		if l, ok := v.Get(p, "leader"); ok {
+			if leaders[l] == 0 {
+				order = append(order, l)
+			}
+			leaders[l]++
+		}
+		switch v.Class(p) {
+		case replay.InCS:
+			inCS = append(inCS, fmt.Sprint(id))
+		case replay.Token:
+			token = append(token, fmt.Sprint(id))
+		}
+	}
+	switch {
+	case len(order) == 1 && leaders[order[0]] == live:
+		parts = append(parts, fmt.Sprintf("leader %s, known to all %d live processes", display(order[0]), live))
+	case len(order) == 1:
+		parts = append(parts, fmt.Sprintf("leader %s, known to %d of %d live processes", display(order[0]), leaders[order[0]], live))
+	case len(order) > 1:
+		var ls []string
+		for _, l := range order {
+			ls = append(ls, fmt.Sprintf("%s (%d)", display(l), leaders[l]))
+		}
+		parts = append(parts, "leaders differ: "+strings.Join(ls, ", "))
+	}
+	if len(inCS) > 0 {
+		parts = append(parts, "in CS: "+strings.Join(inCS, ", "))
+	}
+	if len(token) > 0 {
+		parts = append(parts, "token at "+strings.Join(token, ", "))
+	}
+	if len(crashed) > 0 {
+		parts = append(parts, "crashed: "+strings.Join(crashed, ", "))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (a *app) renderState(v *replay.View) {
+	box := a.el.state
+	empty(box)
+	if v == nil || a.r == nil {
+		return
+	}
+	var keys []string
+	seen := map[string]bool{}
+	for _, kvs := range v.State {
+		for _, kv := range kvs {
+			if !seen[kv.Key] {
+				seen[kv.Key] = true
+				keys = append(keys, kv.Key)
+			}
+		}
+	}
+	table := el("table", "state", "")
+	head := el("tr", "", "")
+	for _, h := range append([]string{"process", "status"}, keys...) {
+		head.AppendChild(el("th", "", h))
+	}
+	thead := el("thead", "", "")
+	thead.AppendChild(head)
+	table.AppendChild(thead)
+	body := el("tbody", "", "")
+	for p, id := range a.r.Nodes {
+		if p == maxStateRows {
+			tr := el("tr", "", "")
+			td := el("td", "more", fmt.Sprintf("… and %d more processes", len(a.r.Nodes)-p))
+			td.SetAttribute("colspan", itoa(len(keys)+2))
+			tr.AppendChild(td)
+			body.AppendChild(tr)
+			break
+		}
+		class := v.Class(p)
+		tr := el("tr", "cls-"+string(class), "")
+		tr.SetAttribute("data-id", itoa(id))
+		tr.AppendChild(el("td", "pid", "P"+itoa(id)))
+		status := "up"
+		if l, ok := classLabels[class]; ok {
+			status = l
+		}
+		tr.AppendChild(el("td", "status", status))
+		for _, k := range keys {
+			val, _ := v.Get(p, k)
+			tr.AppendChild(el("td", "", display(val)))
+		}
+		body.AppendChild(tr)
+	}
+	table.AppendChild(body)
+	box.AppendChild(table)
+}
+
+func (a *app) renderStats() {
+	box := a.el.stats
+	empty(box)
+	if a.r == nil {
+		return
+	}
+	table := el("table", "stats", "")
+	head := el("tr", "", "")
+	for _, h := range []string{"kind", "sent", "delivered", "dropped"} {
+		head.AppendChild(el("th", "", h))
+	}
+	thead := el("thead", "", "")
+	thead.AppendChild(head)
+	table.AppendChild(thead)
+	body := el("tbody", "", "")
+	var sent, delivered, dropped int
+	row := func(cells ...string) dom.Element {
+		tr := el("tr", "", "")
+		for i, c := range cells {
+			cls := ""
+			if i > 0 {
+				cls = "num"
+			}
+			tr.AppendChild(el("td", cls, c))
+		}
+		body.AppendChild(tr)
+		return tr
+	}
+	for _, k := range a.r.Kinds {
+		row(k.Kind, fmtInt(k.Sent), fmtInt(k.Delivered), fmtInt(k.Dropped)).SetAttribute("data-kind", k.Kind)
+		sent, delivered, dropped = sent+k.Sent, delivered+k.Delivered, dropped+k.Dropped
+	}
+	if len(a.r.Kinds) != 1 {
+		row("all", fmtInt(sent), fmtInt(delivered), fmtInt(dropped)).SetAttribute("class", "total")
+	}
+	table.AppendChild(body)
+	box.AppendChild(table)
+	end := int64(0)
+	if n := len(a.r.Events); n > 0 {
+		end = a.r.Events[n-1].T
+	}
+	box.AppendChild(el("p", "note", fmt.Sprintf("%s events, %d processes, ends at t=%s. Topology %s, seed %d.",
+		fmtInt(len(a.r.Events)), len(a.r.Nodes), fmtInt(int(end)), a.r.Header.Topology, a.r.Header.Seed)))
+}
+
+// renderChecks lists every expect() of the run; each one that the trace
+// recorded links to its event.
+func (a *app) renderChecks() {
+	box := a.el.checks
+	empty(box)
+	if a.result == nil {
+		return
+	}
+	if len(a.result.Checks) == 0 {
+		box.AppendChild(el("p", "empty", "This scenario has no expect() checks."))
+		return
+	}
+	failed := 0
+	list := el("ul", "checks", "")
+	for _, c := range a.result.Checks {
+		mark, cls := "✓", "pass"
+		if !c.Pass {
+			mark, cls = "✗", "fail"
+			failed++
+		}
+		li := el("li", cls, "")
+		li.AppendChild(el("span", "mark", mark))
+		li.AppendChild(el("span", "text", c.Text))
+		if c.Line > 0 {
+			li.AppendChild(el("span", "line", "line "+itoa(c.Line)))
+		}
+		if c.World > 0 && c.World <= len(a.worlds) {
+			link := el("button", "goto", fmt.Sprintf("event %d", c.Seq))
+			link.SetAttribute("type", "button")
+			if len(a.worlds) > 1 {
+				link.SetTextContent(fmt.Sprintf("world %d, event %d", c.World, c.Seq))
+			}
+			link.SetAttribute("title", "Show this check's event in the diagram and the log")
+			onClick(link, func() { a.gotoSeq(c.World, c.Seq) })
+			li.AppendChild(link)
+		}
+		list.AppendChild(li)
+	}
+	verdict := fmt.Sprintf("%d passed, %d failed", len(a.result.Checks)-failed, failed)
+	cls := "verdict pass"
+	if failed > 0 {
+		cls = "verdict fail"
+	}
+	box.AppendChild(el("p", cls, verdict))
+	box.AppendChild(list)
+}
+
+// gotoSeq shows the event with the given seq of world w (1-based).
+func (a *app) gotoSeq(w int, seq uint64) {
+	for i := range a.worlds {
+		if a.worlds[i].Header.World != w {
+			continue
+		}
+		if i != a.world {
+			a.showWorld(i)
+		}
+		if idx, ok := a.r.IndexOfSeq(seq); ok {
+			a.selectEvent(idx, false)
+		}
+		return
+	}
+}
