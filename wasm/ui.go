@@ -69,12 +69,12 @@ type app struct {
 	log     *logView
 
 	el struct {
-		run, stop, play, pause, step, back, fork   dom.Element
-		scrubber, time, speed, speedLabel, seed    dom.Element
-		world, progress, progressText, summary     dom.Element
-		forkHint, errorBanner, status, output      dom.Element
-		examples, desc, shareURL, jsonl, shiviz    dom.Element
-		state, stats, checks                       dom.Element
+		run, stop, play, pause, step, back, fork dom.Element
+		scrubber, time, speed, speedLabel, seed  dom.Element
+		world, progress, progressText, summary   dom.Element
+		forkHint, errorBanner, status, output    dom.Element
+		examples, desc, shareURL, jsonl, shiviz  dom.Element
+		state, stats, checks                     dom.Element
 	}
 }
 
