@@ -75,19 +75,23 @@ WASM_BUDGET=$((2500 * 1000)) # bytes of dsim.wasm after gzip -9
 build_site() {
 	ensure_npm
 	say "building the playground into $SITE"
-	rm -rf "$SITE"
-	mkdir -p "$SITE"
-	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$SITE/dsim.wasm" ./wasm
-	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$SITE/"
+	# Built aside and swapped in, so a failed build leaves the last good site.
+	local out="$SITE.new"
+	rm -rf "$out"
+	mkdir -p "$out"
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/dsim.wasm" ./wasm
+	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/"
 	node_modules/.bin/esbuild site/editor.js --bundle --minify --format=iife --target=es2020 \
-		--log-level=warning --outfile="$SITE/editor.js"
+		--log-level=warning --outfile="$out/editor.js"
 	find site -maxdepth 1 -type f \( -name '*.html' -o -name '*.css' -o -name '*.js' -o -name '*.svg' -o -name '*.webmanifest' \) \
-		-not -name editor.js -exec cp {} "$SITE/" \;
+		-not -name editor.js -exec cp {} "$out/" \;
 	local raw gz
-	raw=$(wc -c <"$SITE/dsim.wasm")
-	gz=$(gzip -9 <"$SITE/dsim.wasm" | wc -c)
+	raw=$(wc -c <"$out/dsim.wasm")
+	gz=$(gzip -9 <"$out/dsim.wasm" | wc -c)
 	say "dsim.wasm: $((raw / 1000)) kB, $((gz / 1000)) kB gzipped (budget $((WASM_BUDGET / 1000)) kB)"
 	[ "$gz" -le "$WASM_BUDGET" ] || die "dsim.wasm is $gz bytes gzipped, over the budget of $WASM_BUDGET"
+	rm -rf "$SITE"
+	mv "$out" "$SITE"
 }
 
 build_cli() {
