@@ -48,6 +48,23 @@ w:command(1, "ping")
 w:run()`,
 			lines("1\t8\t2\t1\t1\t2\tPING\t1\t1\t1\tyo\tnil", "last\tnil\tPING\t2")},
 
+		{"events and messages read like tables and keep their values", `
+local w = sim.world{algorithm="test.echo", n=3, config={hops=2}}
+local seen = {}
+w:on("deliver", function(ev) seen[#seen+1] = ev end)
+w:command(1, "ping")
+w:run()
+print(#seen, seen[1].to, seen[2].to, seen[1].msg.hops, seen[2].msg.hops, #seen[2].msg.path)
+print(seen[1])
+local keys = {}
+for k, v in pairs(seen[2].msg) do keys[#keys+1] = k .. ":" .. type(v) end
+print(table.concat(keys, " "), seen[1].msg == seen[1].msg, seen[1].nope, seen[1].reason)
+print(pcall(function() seen[1].t = 5 end))`,
+			lines("2\t2\t3\t2\t1\t2",
+				`{t=1, seq=8, type="deliver", node=2, local=1, from=1, to=2, kind="PING", id=1, msg={hops=2, path={1}, note="hi"}}`,
+				"hops:number path:table note:string\ttrue\tnil\tnil",
+				"false\tt.lua:12: events and messages are read-only")},
+
 		{"check and log event fields", `
 local w = sim.world{algorithm="test.echo", n=2}
 w:on("check", function(ev) print(ev.type, ev.text, ev.pass, ev.line, ev.node) end)

@@ -186,7 +186,7 @@ func (r *runner) fieldsOf(t reflect.Type) []trace.Field {
 }
 
 // toLua converts a kernel value (message, state value, argument) to Lua:
-// structs become tables keyed by their trace names, slices become lists.
+// structs become views keyed by their trace names, slices become lists.
 func (r *runner) toLua(v any) lua.LValue {
 	switch x := v.(type) {
 	case nil:
@@ -227,12 +227,7 @@ func (r *runner) reflectToLua(v reflect.Value) lua.LValue {
 		}
 		return t
 	case reflect.Struct:
-		fs := r.fieldsOf(v.Type())
-		t := r.L.CreateTable(0, len(fs))
-		for _, f := range fs {
-			t.RawSetString(f.Name, r.reflectToLua(v.Field(f.Index)))
-		}
-		return t
+		return r.newView(&structView{v})
 	case reflect.Map:
 		keys := v.MapKeys()
 		names := make([]string, len(keys))

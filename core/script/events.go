@@ -70,21 +70,6 @@ var eventFields = []eventField{
 	}},
 }
 
-// eventTable converts a trace event to the Lua table hooks receive.
-func (r *runner) eventTable(e *trace.Event) *lua.LTable {
-	t := r.L.CreateTable(0, 12)
-	for i := range eventFields {
-		f := &eventFields[i]
-		if !f.types.has(e.Type) {
-			continue
-		}
-		if v := f.get(r, e); v != lua.LNil {
-			t.RawSetString(f.name, v)
-		}
-	}
-	return t
-}
-
 // parseType reads a hook or filter event type; "*" (when allowed) is 0.
 func parseType(s string, star bool) (trace.Type, bool) {
 	if star && s == "*" {

@@ -25,7 +25,7 @@ func FuzzLoad(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		res, err := Run("f.lua", []byte(src), Options{Seed: 1, Budget: 20_000, MaxMemory: 256 << 20})
+		res, err := Run("f.lua", []byte(src), Options{Seed: 1, Budget: 20_000, MaxMemory: 256 << 20, MaxEvents: 100_000})
 		if res == nil {
 			t.Fatal("nil result")
 		}

@@ -16,7 +16,7 @@ var worldMethods = []entry[*world]{
 	{"at", "(t, fn)", "", "Calls fn() at virtual time t (not in the past).", wAt},
 	{"after", "(d, fn)", "", "Calls fn() d ticks from now.", wAfter},
 	{"when", "(pred, fn)", "", "Calls fn() once, after the first event at which pred() is true. Conditions are checked after every event of w:run and w:step.", wWhen},
-	{"on", "(type, fn)", "", "Calls fn(ev) for every event of the type, or of every type with \"*\"; ev is a table with the fields under *Hook events*. Hooks may call any world method except run and step.", wOn},
+	{"on", "(type, fn)", "", "Calls fn(ev) for every event of the type, or of every type with \"*\". ev is a read-only event: read its fields (under *Hook events*) like a table's, e.g. ev.kind or ev.msg.id, walk them with pairs, print it. Hooks may call any world method except run and step.", wOn},
 	{"run", "([{until_time=T, events=N, predicate=fn}])", "{reason=, events=, time=}", "Runs the world: without options to quiescence; until_time runs every event up to T and sets the clock to T; events stops after N events; predicate stops after the first event at which fn() is true (the key cannot be `until`, a Lua keyword). Options combine. reason is one of \"quiescent\", \"time\", \"events\", \"predicate\", \"stopped\", \"event-limit\", \"time-limit\"; hitting max_events or max_time also adds a note to the results.", wRun},
 	{"step", "()", "boolean", "Runs the next event; false when there is none.", wStep},
 	{"stop", "()", "", "From a hook or callback: ends the current w:run after this event (reason \"stopped\").", wStop},
@@ -39,7 +39,7 @@ var worldMethods = []entry[*world]{
 	{"state", "(id)", "table", "Process id's observable state, key -> value (empty when crashed).", wState},
 	{"stats", "()", "table", "Counters so far: {events, time, sent, delivered, dropped, messages={KIND=sent}, delivered_by_kind={...}, dropped_by_kind={...}, drops={reason=n}}.", wStats},
 	{"count", "([{type=, kind=, node=}])", "integer", "The number of recorded trace events matching the filter (all keys optional).", wCount},
-	{"events", "([{type=, kind=, node=}])", "list of events", "The recorded trace events matching the filter, as hook event tables.", wEvents},
+	{"events", "([{type=, kind=, node=}])", "list of events", "The recorded trace events matching the filter, as hook events.", wEvents},
 }
 
 // node is the object w:node(id) returns.
@@ -601,11 +601,11 @@ func (w *world) filter(L *lua.LState, method string) func(*trace.Event) bool {
 func wCount(w *world, L *lua.LState) int {
 	match := w.filter(L, "w:count")
 	n := 0
-	for i := range w.rec.Events {
-		if match(&w.rec.Events[i]) {
+	w.rec.each(func(e *trace.Event) {
+		if match(e) {
 			n++
 		}
-	}
+	})
 	L.Push(lua.LNumber(n))
 	return 1
 }
@@ -613,11 +613,11 @@ func wCount(w *world, L *lua.LState) int {
 func wEvents(w *world, L *lua.LState) int {
 	match := w.filter(L, "w:events")
 	t := L.NewTable()
-	for i := range w.rec.Events {
-		if match(&w.rec.Events[i]) {
-			t.Append(w.r.eventTable(&w.rec.Events[i]))
+	w.rec.each(func(e *trace.Event) {
+		if match(e) {
+			t.Append(w.r.eventObject(e))
 		}
-	}
+	})
 	L.Push(t)
 	return 1
 }

@@ -65,7 +65,7 @@ func Reference() string {
 		entryDoc(&b, "node:"+e.name, e.args, e.ret, e.doc)
 	}
 
-	p("## Hook events\n\n`w:on(type, fn)` and `w:events{...}` give events as tables. The types: %s.\n\n", typeList())
+	p("## Hook events\n\n`w:on(type, fn)` and `w:events{...}` give events as read-only objects that read like tables: `ev.kind`, `ev.msg.id` (a message reads the same way, its fields named as in the trace; lists are tables), `pairs(ev)`, `print(ev)`. Absent fields are nil. The types: %s.\n\n", typeList())
 	p("| field | events | meaning |\n| --- | --- | --- |\n")
 	for _, f := range eventFields {
 		p("| `%s` | %s | %s |\n", f.name, typeNames(f.types), cell(f.doc))

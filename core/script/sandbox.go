@@ -40,6 +40,7 @@ var replaced = []struct{ name, doc string }{
 	{"string.rep", fmt.Sprintf("the result is capped at %d bytes", maxRep)},
 	{"math.random", "draws from a stream derived from the run seed (`sim.seed`): same seed, same numbers"},
 	{"math.randomseed", "restarts that stream from the given number"},
+	{"pairs", "also walks the fields of events and messages (see *Hook events*)"},
 }
 
 // maxRep caps string.rep, the one library call that can allocate without
@@ -78,6 +79,8 @@ func (r *runner) openSandbox() {
 	libs[lua.StringLibName].RawSetString("format", L.NewFunction(r.strFormat))
 	libs[lua.MathLibName].RawSetString("random", L.NewFunction(r.mathRandom))
 	libs[lua.MathLibName].RawSetString("randomseed", L.NewFunction(r.mathRandomseed))
+	global.RawSetString("pairs", L.NewFunction(r.pairs(global.RawGetString("next"))))
+	r.viewMT = r.newViewMT()
 	global.RawSetString("tostring", L.NewFunction(func(L *lua.LState) int {
 		L.Push(lua.LString(r.tostring(L.CheckAny(1))))
 		return 1
@@ -138,6 +141,10 @@ func (r *runner) show(b *strings.Builder, v lua.LValue, depth int) {
 	if b.Len() >= maxShow {
 		return
 	}
+	if vw, ok := asView(v); ok {
+		r.showFields(b, vw.names(r), func(name string) lua.LValue { return vw.field(r, name) }, depth)
+		return
+	}
 	t, ok := v.(*lua.LTable)
 	if !ok || r.L.GetMetaField(v, "__tostring") != lua.LNil {
 		if s, isStr := v.(lua.LString); isStr && depth > 0 {
@@ -166,18 +173,42 @@ func (r *runner) show(b *strings.Builder, v lua.LValue, depth int) {
 			b.WriteString(", ")
 		}
 		if num, isNum := k.(lua.LNumber); !isNum || float64(num) != math.Trunc(float64(num)) || num < 1 || int(num) > n {
-			if s, isStr := k.(lua.LString); isStr && isIdent(string(s)) {
-				b.WriteString(string(s))
-			} else {
-				b.WriteByte('[')
-				r.show(b, k, depth+1)
-				b.WriteByte(']')
-			}
-			b.WriteByte('=')
+			r.showKey(b, k, depth)
 		}
 		r.show(b, val, depth+1)
 	})
 	b.WriteByte('}')
+}
+
+// showFields renders a view's fields as show renders a table.
+func (r *runner) showFields(b *strings.Builder, names []string, get func(string) lua.LValue, depth int) {
+	if depth >= 3 {
+		b.WriteString("{...}")
+		return
+	}
+	b.WriteByte('{')
+	for i, n := range names {
+		if b.Len() >= maxShow {
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		r.showKey(b, lua.LString(n), depth)
+		r.show(b, get(n), depth+1)
+	}
+	b.WriteByte('}')
+}
+
+func (r *runner) showKey(b *strings.Builder, k lua.LValue, depth int) {
+	if s, isStr := k.(lua.LString); isStr && isIdent(string(s)) {
+		b.WriteString(string(s))
+	} else {
+		b.WriteByte('[')
+		r.show(b, k, depth+1)
+		b.WriteByte(']')
+	}
+	b.WriteByte('=')
 }
 
 func isIdent(s string) bool {

@@ -32,6 +32,10 @@ type Options struct {
 	MaxMemory uint64    // bytes of heap growth allowed to the script; 0: DefaultMaxMemory
 	Out       io.Writer // where print, log and report write (nil: discard)
 	NoTrace   bool      // record no traces (benchmarks); w:count and w:events then fail
+	// MaxEvents caps every world's max_events (0: no cap). The budget
+	// bounds Lua and this bounds the kernel: a server running untrusted
+	// scenarios needs both.
+	MaxEvents uint64
 	// Progress, when set, is called every ProgressEvery events a world
 	// observes (traced or hooked), with the run's event count so far and the
 	// virtual time of the latest event: the playground's progress bar.
@@ -111,7 +115,7 @@ type runner struct {
 	// cannot be run from inside one.
 	inCallback int
 
-	worldMT, nodeMT *lua.LTable
+	worldMT, nodeMT, viewMT *lua.LTable
 }
 
 func newRunner(name string, opt Options) *runner {
@@ -157,7 +161,7 @@ func (r *runner) result() *Result {
 	for _, w := range r.worlds {
 		tw := trace.World{Header: w.header}
 		if w.rec != nil {
-			tw.Events = w.rec.Events
+			tw.Events = w.rec.events()
 		}
 		res.Worlds = append(res.Worlds, tw)
 	}

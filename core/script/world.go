@@ -19,8 +19,8 @@ type world struct {
 	index  int // 1-based
 	spec   *algo.Spec
 	s      *sim.Sim
-	link   sim.Link // the network's default link, as w:network last set it
-	rec    *trace.Recorder
+	link   sim.Link   // the network's default link, as w:network last set it
+	rec    *recording // nil: no trace
 	header trace.Header
 	ud     *lua.LUserData
 
@@ -274,6 +274,9 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	if c.topo.Kind == "" {
 		c.topo.Kind = spec.Topology
 	}
+	if capped := r.opt.MaxEvents; capped > 0 && (c.maxEvents == 0 || c.maxEvents > capped) {
+		c.maxEvents = capped
+	}
 	seed := r.opt.Seed
 	if c.seedSet && !r.opt.SeedSet {
 		seed = c.seed
@@ -320,7 +323,7 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 		w.header.Config = append(w.header.Config, trace.Setting{Key: k, Value: values[k]})
 	}
 	if c.trace && !r.opt.NoTrace {
-		w.rec = &trace.Recorder{}
+		w.rec = &recording{}
 		w.observe()
 	}
 	w.ud = r.L.NewUserData()
@@ -360,7 +363,7 @@ func (w *world) onEvent(e *trace.Event) {
 		e.Line = w.cmdLine
 	}
 	if w.rec != nil {
-		w.rec.Record(e)
+		w.rec.record(e)
 		if w.recorded++; w.recorded >= eventsPerMemoryCheck {
 			w.recorded = 0
 			if err := w.r.budget.mem.check(); err != nil {
@@ -370,7 +373,7 @@ func (w *world) onEvent(e *trace.Event) {
 		}
 	}
 	if w.hooked&(1|1<<e.Type) != 0 && w.r.fatal == nil {
-		t := w.r.eventTable(e)
+		t := w.r.eventObject(e)
 		for i, n := 0, len(w.hooks); i < n; i++ {
 			h := w.hooks[i]
 			if h.typ != 0 && h.typ != e.Type {

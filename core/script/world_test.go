@@ -129,3 +129,19 @@ print(n, pcall(w.count, w))`, Options{Seed: 1, NoTrace: true})
 		t.Errorf("checks %+v", res.Checks)
 	}
 }
+
+func TestMaxEventsOptionCapsEveryWorld(t *testing.T) {
+	res, out := mustRun(t, `
+local w = sim.world{algorithm="test.echo", n=2, config={every=1}, max_events=0}
+w:command(1, "tick")
+print(w:run().reason, w:now())
+local v = sim.world{algorithm="test.echo", n=2, config={every=1}, max_events=20}
+v:command(1, "tick")
+print(v:run().reason, v:now())`, Options{Seed: 1, MaxEvents: 50})
+	if want := "event-limit\t48\nevent-limit\t18\n"; out != want {
+		t.Errorf("output %q, want %q", out, want)
+	}
+	if len(res.Notes) != 2 {
+		t.Errorf("notes %q", res.Notes)
+	}
+}
