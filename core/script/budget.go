@@ -36,6 +36,9 @@ type budget struct {
 	mem     memoryGuard
 	err     error
 	done    chan struct{}
+	// onExhaust hears of the first exhaustion while the instruction that
+	// found it is still the current one, so its line can be taken.
+	onExhaust func(error)
 }
 
 func newBudget(limit int64, maxMemory uint64) *budget {
@@ -55,6 +58,9 @@ func (b *budget) exhaust(err error) {
 	b.err = err
 	b.done = make(chan struct{})
 	close(b.done)
+	if b.onExhaust != nil {
+		b.onExhaust(err)
+	}
 }
 
 func (b *budget) Done() <-chan struct{} {

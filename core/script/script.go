@@ -132,6 +132,9 @@ func newRunner(name string, opt Options) *runner {
 		RegistrySize:  1000 * 20,
 	})
 	r.budget = newBudget(opt.Budget, opt.MaxMemory)
+	// The budget and the memory guard are fatal at the line where they ran
+	// out, whatever pcall in the script does afterwards.
+	r.budget.onExhaust = func(err error) { r.fail(r.errorHere(err.Error())) }
 	r.handler = r.L.NewFunction(r.onError)
 	r.openSandbox()
 	r.L.SetContext(r.budget)
