@@ -1,6 +1,9 @@
 package sim
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 type token struct{}
 
@@ -56,6 +59,59 @@ func BenchmarkKernelTokenRing(b *testing.B) {
 			b.ResetTimer()
 			s.Run(Until{Events: uint64(b.N)})
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds()/1e6, "Mmsg/s")
+		})
+	}
+}
+
+// holdPattern is the classic priority-queue benchmark: keep pending events
+// in the queue, pop the earliest and push one at a random delay after it.
+// Delays mostly fall inside the calendar window, with a few far ones.
+func holdDelays(n int) []Time {
+	r := Stream(1, "bench", 0)
+	d := make([]Time, n)
+	for i := range d {
+		d[i] = Time(1 + r.IntN(100))
+		if i%64 == 0 {
+			d[i] = Time(nBuckets + r.IntN(10*nBuckets))
+		}
+	}
+	return d
+}
+
+// BenchmarkQueue compares the typed binary heap alone with the calendar
+// queue (buckets plus overflow heap), in events (one pop and one push) per
+// second, at several queue sizes.
+func BenchmarkQueue(b *testing.B) {
+	delays := holdDelays(1 << 16)
+	for _, pending := range []int{64, 4096, 100000} {
+		b.Run(fmt.Sprintf("heap/pending=%d", pending), func(b *testing.B) {
+			var h farHeap
+			var seq uint64
+			for i := range pending {
+				seq++
+				h.push(farEvent{at: delays[i%len(delays)], seq: seq})
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				now := h[0].at
+				h.pop()
+				seq++
+				h.push(farEvent{at: now + delays[i&(len(delays)-1)], seq: seq})
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds()/1e6, "Mevents/s")
+		})
+		b.Run(fmt.Sprintf("calendar/pending=%d", pending), func(b *testing.B) {
+			var q queue
+			for i := range pending {
+				q.push(delays[i%len(delays)], &event{})
+			}
+			var e event
+			b.ResetTimer()
+			for i := range b.N {
+				now, _ := q.pop(&e)
+				q.push(now+delays[i&(len(delays)-1)], &e)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds()/1e6, "Mevents/s")
 		})
 	}
 }

@@ -48,6 +48,10 @@ func (rt *nodeRT) Neighbors() []NodeID {
 }
 
 func (rt *nodeRT) Neighbor(dir int) NodeID {
+	if dir == 1 {
+		rt.hintID, rt.hint = rt.succ, (rt.idx+1)%int32(len(rt.s.ids))+1
+		return rt.succ
+	}
 	ids := rt.s.ids
 	n := len(ids)
 	k := int(rt.idx)
@@ -61,13 +65,19 @@ func (rt *nodeRT) Neighbor(dir int) NodeID {
 	} else if k >= n {
 		k -= n
 	}
+	rt.hintID, rt.hint = ids[k], int32(k)+1
 	return ids[k]
 }
 
 func (rt *nodeRT) Send(to NodeID, m Message) {
-	if rt.up {
-		rt.s.send(rt.idx, to, m)
+	if !rt.up {
+		return
 	}
+	j := int32(-1)
+	if rt.hint != 0 && rt.hintID == to {
+		j = rt.hint - 1
+	}
+	rt.s.send(rt.idx, to, j, m)
 }
 
 func (rt *nodeRT) Broadcast(m Message) {
@@ -108,16 +118,16 @@ func (rt *nodeRT) SetTimer(d Duration, tag string) {
 		rt.timers = map[string]uint64{}
 	}
 	rt.timers[tag] = s.timerID
-	s.push(s.now+rt.trueDelay(d), &event{kind: evTimer, tag: tag, aux: s.timerID, to: rt.idx, gen: rt.gen})
+	s.push(s.now+rt.trueDelay(d), &event{kind: evTimer, tag: tag, aux: s.timerID, to: rt.idx, gen: s.crashes})
 }
 
 func (rt *nodeRT) CancelTimer(tag string) { delete(rt.timers, tag) }
 
-func (rt *nodeRT) Suspected(id NodeID) bool { return rt.s.Suspected(id) }
+func (rt *nodeRT) Suspected(id NodeID) bool { return rt.s.suspected(id) }
 
 func (rt *nodeRT) Rand() *rand.Rand {
 	if rt.rng == nil {
-		rt.rng = Stream(rt.s.cfg.Seed, "node", uint64(uint32(rt.id))<<32|uint64(rt.gen))
+		rt.rng = Stream(rt.s.cfg.Seed, "node", uint64(uint32(rt.id))<<32|uint64(rt.lives))
 	}
 	return rt.rng
 }

@@ -34,13 +34,15 @@ func (s *Sim) Crash(id NodeID) error {
 		return fmt.Errorf("process %d is already crashed", id)
 	}
 	rt.up = false
-	rt.gen++
+	s.crashes++
+	rt.crashed = s.crashes
+	rt.lives++
 	rt.node, rt.timers, rt.state, rt.rng = nil, nil, nil, nil
 	if s.tracing() {
 		s.begin(trace.Crash, i)
 		s.emit()
 	}
-	s.push(s.now+s.cfg.DetectDelay, &event{kind: evDetect, to: i, gen: rt.gen, aux: detectSuspect})
+	s.push(s.now+s.cfg.DetectDelay, &event{kind: evDetect, to: i, gen: rt.crashed, aux: detectSuspect})
 	return nil
 }
 
@@ -58,13 +60,13 @@ func (s *Sim) Recover(id NodeID) error {
 	}
 	rt.up = true
 	rt.node, rt.timers, rt.state, rt.rng = nil, nil, nil, nil
-	gen := rt.gen
+	crashes := s.crashes
 	if s.tracing() {
 		s.begin(trace.Recover, i)
 		s.emit()
 	}
-	s.push(s.now+s.cfg.DetectDelay, &event{kind: evDetect, to: i, gen: gen, aux: detectTrust})
-	if s.alive(i, gen) {
+	s.push(s.now+s.cfg.DetectDelay, &event{kind: evDetect, to: i, gen: rt.crashed, aux: detectTrust})
+	if s.alive(i, crashes) {
 		rt.boot()
 	}
 	return nil
@@ -93,6 +95,13 @@ func (s *Sim) Partition(groups [][]NodeID) error {
 		}
 	}
 	copy(s.group, next)
+	s.split = false
+	for _, g := range next {
+		if g != next[0] {
+			s.split = true
+			break
+		}
+	}
 	if s.tracing() {
 		ev := s.begin(trace.Partition, -1)
 		ev.Text = formatGroups(groups)
@@ -149,6 +158,7 @@ func (s *Sim) setCut(a, b NodeID, cut bool) error {
 // Heal removes every partition and cut link.
 func (s *Sim) Heal() {
 	clear(s.group)
+	s.split = false
 	s.cut = nil
 	if s.tracing() {
 		ev := s.begin(trace.Heal, -1)
@@ -231,7 +241,7 @@ func (s *Sim) Inject(from, to NodeID, m Message) error {
 	if err != nil {
 		return err
 	}
-	s.send(i, to, m)
+	s.send(i, to, -1, m)
 	return nil
 }
 
@@ -245,16 +255,16 @@ func (s *Sim) Command(id NodeID, name string, args Args) error {
 	if !rt.up {
 		return fmt.Errorf("process %d is crashed", id)
 	}
-	gen := rt.gen
+	crashes := s.crashes
 	if !rt.booted {
 		rt.boot()
 	}
-	if s.tracing() && s.alive(i, gen) {
+	if s.tracing() && s.alive(i, crashes) {
 		ev := s.begin(trace.Command, i)
 		ev.Kind, ev.Text = name, args.String()
 		s.emit()
 	}
-	if !s.alive(i, gen) { // crashed by an observer meanwhile
+	if !s.alive(i, crashes) { // crashed by an observer meanwhile
 		return fmt.Errorf("process %d crashed before it took the command", id)
 	}
 	return rt.node.Command(rt, name, args)
@@ -284,6 +294,15 @@ func (s *Sim) Get(id NodeID, key string) any {
 func (s *Sim) Suspected(id NodeID) bool {
 	i, ok := s.index(id)
 	return ok && s.suspects[i]
+}
+
+// suspected is Suspected for nodes, skipping the id lookup in the common
+// case where nobody is suspected.
+func (s *Sim) suspected(id NodeID) bool {
+	if s.nSuspect == 0 {
+		return false
+	}
+	return s.Suspected(id)
 }
 
 // KindStats counts the messages of one kind.

@@ -205,3 +205,26 @@ func TestFailureDetector(t *testing.T) {
 		t.Fatalf("handler calls %v, want %v", calls, wantCalls)
 	}
 }
+
+// Crashes are counted run-wide; a crash elsewhere must not touch messages
+// and timers of processes that did not crash.
+func TestUnrelatedCrashKeepsMessagesAndTimers(t *testing.T) {
+	fired := 0
+	mk := func(id NodeID) Node {
+		switch id {
+		case 1:
+			return &fnNode{start: func(ctx Context) { ctx.Send(2, msg{1}) }}
+		case 2:
+			return &fnNode{start: func(ctx Context) { ctx.SetTimer(10, "t") }, timer: func(Context, string) { fired++ }}
+		}
+		return &fnNode{}
+	}
+	s, rec := world(t, []NodeID{1, 2, 3}, Link{Latency: Dist{Kind: Constant, A: 10}}, mk)
+	s.At(2, func() { must(t, s.Crash(3)) })
+	s.At(4, func() { must(t, s.Recover(3)) })
+	s.At(5, func() { must(t, s.Crash(1)) }) // the sender's crash does not recall its message
+	s.Run(Until{})
+	if d := of(rec, trace.Deliver); len(d) != 1 || d[0].To != 2 || fired != 1 {
+		t.Fatalf("delivers %+v, timer fired %d times", d, fired)
+	}
+}

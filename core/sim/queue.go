@@ -22,7 +22,7 @@ type event struct {
 	aux  uint64  // deliver: message id; timer: timer id; control: action id
 	to   int32   // destination node index
 	from int32   // sender index
-	gen  uint32  // destination's crash count when scheduled
+	gen  uint32  // the run's crash counter when scheduled (detect: the node's)
 	next int32   // bucket list link: pool index + 1, 0 ends the list
 	kind evKind
 }

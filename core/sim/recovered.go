@@ -7,5 +7,5 @@ package sim
 // did not make.
 func Recovered(ctx Context) bool {
 	rt, ok := ctx.(*nodeRT)
-	return ok && rt.gen > 0
+	return ok && rt.lives > 0
 }

@@ -289,3 +289,31 @@ func TestZeroAllocsPerDelivery(t *testing.T) {
 		}
 	}
 }
+
+// Send after Neighbor takes a shortcut for the id Neighbor returned; it
+// must never send to the remembered neighbour instead of the one asked for.
+func TestSendAfterNeighbor(t *testing.T) {
+	mk := func(id NodeID) Node {
+		if id != 3 {
+			return &fnNode{}
+		}
+		return &fnNode{start: func(ctx Context) {
+			ctx.Neighbor(2)
+			ctx.Send(5, msg{1}) // not the neighbour just looked up
+			ctx.Send(ctx.Neighbor(-1), msg{2})
+			ctx.Send(ctx.Neighbor(1), msg{3})
+			ctx.Neighbor(1)
+			ctx.Send(99, msg{4})
+			ctx.Send(ctx.Neighbor(8), msg{5})
+		}}
+	}
+	s, rec := world(t, []NodeID{3, 5, 0, 1, 4, 6}, DefaultLink, mk)
+	s.Run(Until{})
+	checkFates(t, rec, []fate{
+		{4, trace.Drop, 0, 3, "no-such-process"},
+		{1, trace.Deliver, 1, 5, ""},
+		{2, trace.Deliver, 1, 6, ""},
+		{3, trace.Deliver, 1, 5, ""},
+		{5, trace.Deliver, 1, 0, ""},
+	})
+}

@@ -73,10 +73,12 @@ type Sim struct {
 
 	links    map[uint64]*Link
 	fifo     fifoTable
-	fifoOn   bool // see orderFIFO
-	group    []int32
+	fifoOn   bool    // see orderFIFO
+	group    []int32 // partition group per process, when split
+	split    bool    // some processes are in different groups
 	cut      map[uint64]bool
 	suspects []bool
+	nSuspect int // how many processes are suspected
 
 	latRng, lossRng *rand.Rand
 
@@ -84,6 +86,7 @@ type Sim struct {
 	tev       trace.Event
 	tseq      uint64
 
+	crashes  uint32 // crashes so far, in the whole run
 	msgID    uint64
 	timerID  uint64
 	actionID uint64
@@ -96,21 +99,35 @@ type Sim struct {
 	running bool
 }
 
+// nodeRT's fields are ordered so that what a delivery and a typical
+// handler touch (up, crash counter, Node, successor, send hint, id) shares
+// the first cache line; at a million processes each delivery's record is a
+// cache miss, and a second line would double it.
 type nodeRT struct {
 	s      *Sim
 	node   Node
-	rng    *rand.Rand
-	timers map[string]uint64
-	state  []KV
-	id     NodeID
-	offset Time
-	drift  float64
-	idx    int32
-	// gen counts crashes: a message or timer scheduled before the latest
-	// crash carries an older gen and is discarded.
-	gen    uint32
 	up     bool
 	booted bool
+	idx    int32
+	// crashed is the run's crash counter as of this process's latest crash
+	// (0: never). A message or timer for it carries the counter as of its
+	// scheduling and is discarded when the process crashed after that.
+	crashed uint32
+	// hintID and hint (index+1, 0: none) remember the last id Neighbor
+	// resolved, so that Send to it skips the id lookup.
+	hint   int32
+	hintID NodeID
+	succ   NodeID // Neighbor(1), kept here because rings ask for it per message
+	id     NodeID
+
+	state  []KV
+	timers map[string]uint64
+	rng    *rand.Rand
+	offset Time
+	drift  float64
+	// lives counts this process's crashes: its incarnation number, which
+	// keys its random stream.
+	lives uint32
 }
 
 // KV is one observable state entry.
@@ -160,7 +177,7 @@ func New(cfg Config) (*Sim, error) {
 	}
 	s.ring2 = append(append(make([]NodeID, 0, 2*n), s.ids...), s.ids...)
 	for i, id := range s.ids {
-		s.nodes[i] = nodeRT{s: s, idx: int32(i), id: id, up: true}
+		s.nodes[i] = nodeRT{s: s, idx: int32(i), id: id, up: true, succ: s.ids[(i+1)%n]}
 		s.push(0, &event{kind: evStart, to: int32(i)})
 	}
 	return s, nil
@@ -427,7 +444,7 @@ func (s *Sim) step() {
 		s.fire(&e)
 	case evStart:
 		rt := &s.nodes[e.to]
-		if rt.up && rt.gen == e.gen && !rt.booted {
+		if s.alive(e.to, e.gen) && !rt.booted {
 			rt.boot()
 		}
 	case evControl:
@@ -449,12 +466,12 @@ func (s *Sim) At(t Time, fn func()) {
 	s.push(max(t, s.now), &event{kind: evControl, aux: s.actionID})
 }
 
-// alive reports whether the incarnation of node i that was current at gen
-// is still up: an observer may crash (and even recover) a node while its
-// event is being traced.
-func (s *Sim) alive(i int32, gen uint32) bool {
+// alive reports whether node i is up and has not crashed since the run's
+// crash counter read crashes. It also catches an observer crashing (and
+// even recovering) a node while its event is being traced.
+func (s *Sim) alive(i int32, crashes uint32) bool {
 	rt := &s.nodes[i]
-	return rt.up && rt.gen == gen
+	return rt.up && rt.crashed <= crashes
 }
 
 func (s *Sim) deliver(e *event) {
@@ -509,10 +526,15 @@ const (
 func (s *Sim) detect(e *event) {
 	rt := &s.nodes[e.to]
 	down := e.aux == detectSuspect
-	if rt.gen != e.gen || rt.up == down || s.suspects[e.to] == down {
+	if rt.crashed != e.gen || rt.up == down || s.suspects[e.to] == down {
 		return
 	}
 	s.suspects[e.to] = down
+	if down {
+		s.nSuspect++
+	} else {
+		s.nSuspect--
+	}
 	if s.tracing() {
 		t := trace.Trust
 		if down {
@@ -544,7 +566,7 @@ func (s *Sim) link(a, b int32) *Link {
 }
 
 func (s *Sim) connected(a, b int32) bool {
-	if s.group[a] != s.group[b] {
+	if s.split && s.group[a] != s.group[b] {
 		return false
 	}
 	return len(s.cut) == 0 || !s.cut[linkKey(min(a, b), max(a, b))]
@@ -552,7 +574,8 @@ func (s *Sim) connected(a, b int32) bool {
 
 // send is the network: it decides a message's fate when it is sent. from is
 // the sender's index; hand-made messages are sent on behalf of a process too.
-func (s *Sim) send(from int32, to NodeID, m Message) {
+// j is the index of to when the caller knows it, else -1.
+func (s *Sim) send(from int32, to NodeID, j int32, m Message) {
 	s.msgID++
 	id := s.msgID
 	kind := m.Kind()
@@ -562,10 +585,12 @@ func (s *Sim) send(from int32, to NodeID, m Message) {
 		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg = int(s.ids[from]), int(to), kind, id, m
 		s.emit()
 	}
-	j, ok := s.index(to)
-	if !ok {
-		s.drop(from, from, to, m, id, "no-such-process")
-		return
+	if j < 0 {
+		var ok bool
+		if j, ok = s.index(to); !ok {
+			s.drop(from, from, to, m, id, "no-such-process")
+			return
+		}
 	}
 	if !s.connected(from, j) {
 		s.drop(from, from, to, m, id, "partition")
@@ -590,7 +615,7 @@ func (s *Sim) send(from int32, to NodeID, m Message) {
 		if l.FIFO && s.fifoOn {
 			at = s.fifo.order(linkKey(from, j), at)
 		}
-		s.push(at, &event{kind: evDeliver, msg: m, aux: id, from: from, to: j, gen: s.nodes[j].gen})
+		s.push(at, &event{kind: evDeliver, msg: m, aux: id, from: from, to: j, gen: s.crashes})
 	}
 }
 
