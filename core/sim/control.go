@@ -241,6 +241,9 @@ func (s *Sim) Inject(from, to NodeID, m Message) error {
 	if err != nil {
 		return err
 	}
+	if m == nil {
+		return fmt.Errorf("no message to inject from %d to %d", from, to)
+	}
 	s.send(i, to, -1, m)
 	return nil
 }

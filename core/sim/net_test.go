@@ -374,6 +374,12 @@ func TestSendToUnknownProcess(t *testing.T) {
 	sendAt(t, s, 0, 1, 99, 1)
 	s.Run(Until{})
 	checkFates(t, rec, []fate{{1, trace.Drop, 0, 1, "no-such-process"}})
+	if s.Inject(1, 2, nil) == nil {
+		t.Error("a nil message was injected")
+	}
+	if s.Inject(42, 2, msg{}) == nil {
+		t.Error("a message from an unknown process was injected")
+	}
 }
 
 // detLog and detExp must agree with the standard functions to rounding

@@ -85,7 +85,7 @@ type Event struct {
 	MsgID    uint64 // pairs a send with its deliver or drop; duplicates share it
 	Msg      any    // message value; fields are encoded in declaration order
 
-	Reason string // drop: "loss", "crashed", "partition", "limit"; check: expectation id
+	Reason string // drop: "loss", "crashed", "partition" or "no-such-process"
 	Tag    string // timer tag
 	Key    string // state key
 	Old    any    // state: previous value (nil when unset)
