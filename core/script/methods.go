@@ -38,7 +38,7 @@ var worldMethods = []entry[*world]{
 	{"agreed", "(key)", "value or nil", "The value of state key that every live process holds, or nil when they differ or one lacks it.", wAgreed},
 	{"state", "(id)", "table", "Process id's observable state, key -> value (empty when crashed).", wState},
 	{"stats", "()", "table", "Counters so far: {events, time, sent, delivered, dropped, messages={KIND=sent}, delivered_by_kind={...}, dropped_by_kind={...}, drops={reason=n}}.", wStats},
-	{"count", "([{type=, kind=, node=}])", "integer", "The number of recorded trace events matching the filter (all keys optional).", wCount},
+	{"count", "([{type=, kind=, node=}])", "integer", "The number of recorded trace events matching the filter (all keys optional). It scans the trace, so inside a hook or a `when` condition, which run at every event, count in a hook instead.", wCount},
 	{"events", "([{type=, kind=, node=}])", "list of events", "The recorded trace events matching the filter, as hook events.", wEvents},
 }
 

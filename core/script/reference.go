@@ -111,7 +111,11 @@ func algorithmDoc(b *strings.Builder, s *algo.Spec) {
 	if len(s.Commands) > 0 {
 		p("| command | args | meaning |\n| --- | --- | --- |\n")
 		for _, c := range s.Commands {
-			p("| `%s` | %s | %s |\n", c.Name, cell(c.Args), cell(c.Doc))
+			args := ""
+			if c.Args != "" {
+				args = "`" + cell(c.Args) + "`"
+			}
+			p("| `%s` | %s | %s |\n", c.Name, args, cell(c.Doc))
 		}
 		p("\n")
 	}

@@ -37,7 +37,7 @@ func TestReferenceCoversTheAPI(t *testing.T) {
 		"### `test.echo`\n\ntest-only: pings round a ring",
 		"| `hops` | int | `1` | 0 .. 1000 | hops of a ping |",
 		"| `greeting` | string | `\"hi\"` |  | note carried by pings |",
-		"| `ping` | to=<id> hops=<n> | send a PING |",
+		"| `ping` | `to=<id> hops=<n>` | send a PING |",
 		"| `got` | messages received |",
 		"| `PING` | `hops` integer, `path` list of id, `note` string |",
 		"| `PONG` | `to` id, `fast` boolean |",

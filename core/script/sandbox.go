@@ -72,8 +72,8 @@ func (r *runner) openSandbox() {
 			global.RawSetString(name, lua.LNil)
 		}
 	}
-	for name, lib := range libs {
-		global.RawSetString(name, lib)
+	for _, lib := range libraries[1:] {
+		global.RawSetString(lib.name, libs[lib.name])
 	}
 	libs[lua.StringLibName].RawSetString("rep", L.NewFunction(r.strRep))
 	libs[lua.StringLibName].RawSetString("format", L.NewFunction(r.strFormat))

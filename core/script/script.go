@@ -108,8 +108,9 @@ type runner struct {
 	// memory guard. Every API function raises it again, so pcall in the
 	// script cannot swallow it.
 	fatal *Error
-	// handled is the error the last protected call from Go ended with.
-	handled *Error
+	// handled is where the message handler puts the error of the innermost
+	// protected call from Go.
+	handled **Error
 	handler *lua.LFunction
 	// inCallback counts the hooks and callbacks being run from Go; worlds
 	// cannot be run from inside one.
@@ -171,16 +172,19 @@ func (r *runner) result() *Result {
 	return res
 }
 
-// call runs fn protected with args and returns its first result. Errors
-// come back as *Error with the line that raised them.
+// call runs fn protected with args, leaving nret results on the stack. An
+// error comes back as an *Error with the line that raised it.
 func (r *runner) call(fn *lua.LFunction, nret int, args ...lua.LValue) error {
-	r.handled = nil
+	var handled *Error
+	outer := r.handled
+	r.handled = &handled
 	err := r.L.CallByParam(lua.P{Fn: fn, NRet: nret, Protect: true, Handler: r.handler}, args...)
+	r.handled = outer
 	if err == nil {
 		return nil
 	}
-	if r.handled != nil {
-		return r.handled
+	if handled != nil {
+		return handled
 	}
 	// The handler could not run (the call stack was full); the error value
 	// still names its line.
@@ -233,7 +237,7 @@ func (r *runner) onError(L *lua.LState) int {
 	if e.Line == 0 {
 		e.Line = r.currentLine(L, 0)
 	}
-	r.handled = e
+	*r.handled = e
 	L.Push(lua.LString(e.Error()))
 	return 1
 }
