@@ -196,43 +196,49 @@ func (a *farEvent) before(b *farEvent) bool {
 // farHeap is a typed binary min-heap on (at, seq): no interface boxing.
 type farHeap []farEvent
 
+// push and pop move a hole rather than swapping, so each entry on the path
+// is copied once.
 func (h *farHeap) push(e farEvent) {
 	*h = append(*h, e)
 	a := *h
 	i := len(a) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !a[i].before(&a[p]) {
+		if !e.before(&a[p]) {
 			break
 		}
-		a[i], a[p] = a[p], a[i]
+		a[i] = a[p]
 		i = p
 	}
+	a[i] = e
 }
 
 func (h *farHeap) pop() event {
 	a := *h
-	e := a[0].ev
+	top := a[0].ev
 	n := len(a) - 1
-	a[0] = a[n]
+	last := a[n]
 	a[n] = farEvent{}
 	a = a[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
+	if n > 0 {
+		i := 0
+		for {
+			l := 2*i + 1
+			if l >= n {
+				break
+			}
+			m := l
+			if r := l + 1; r < n && a[r].before(&a[l]) {
+				m = r
+			}
+			if !a[m].before(&last) {
+				break
+			}
+			a[i] = a[m]
+			i = m
 		}
-		m := l
-		if r := l + 1; r < n && a[r].before(&a[l]) {
-			m = r
-		}
-		if !a[m].before(&a[i]) {
-			break
-		}
-		a[i], a[m] = a[m], a[i]
-		i = m
+		a[i] = last
 	}
 	*h = a
-	return e
+	return top
 }
