@@ -108,9 +108,9 @@ type runner struct {
 	// memory guard. Every API function raises it again, so pcall in the
 	// script cannot swallow it.
 	fatal *Error
-	// handled is where the message handler puts the error of the innermost
-	// protected call from Go.
-	handled **Error
+	// handled holds one slot per protected call from Go in progress; the
+	// message handler fills the innermost.
+	handled []*Error
 	handler *lua.LFunction
 	// inCallback counts the hooks and callbacks being run from Go; worlds
 	// cannot be run from inside one.
@@ -175,11 +175,11 @@ func (r *runner) result() *Result {
 // call runs fn protected with args, leaving nret results on the stack. An
 // error comes back as an *Error with the line that raised it.
 func (r *runner) call(fn *lua.LFunction, nret int, args ...lua.LValue) error {
-	var handled *Error
-	outer := r.handled
-	r.handled = &handled
+	depth := len(r.handled)
+	r.handled = append(r.handled, nil)
 	err := r.L.CallByParam(lua.P{Fn: fn, NRet: nret, Protect: true, Handler: r.handler}, args...)
-	r.handled = outer
+	handled := r.handled[depth]
+	r.handled = r.handled[:depth]
 	if err == nil {
 		return nil
 	}
@@ -237,7 +237,7 @@ func (r *runner) onError(L *lua.LState) int {
 	if e.Line == 0 {
 		e.Line = r.currentLine(L, 0)
 	}
-	*r.handled = e
+	r.handled[len(r.handled)-1] = e
 	L.Push(lua.LString(e.Error()))
 	return 1
 }
