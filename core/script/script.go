@@ -98,6 +98,9 @@ type runner struct {
 	fieldCache map[reflect.Type][]trace.Field
 	typeNames  []lua.LValue // by trace.Type
 
+	// interventions are the sim.intervene calls for worlds not built yet.
+	interventions []intervention
+
 	worlds []*world
 	checks []Check
 	notes  []string

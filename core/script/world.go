@@ -329,6 +329,9 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	w.ud = r.L.NewUserData()
 	w.ud.Value = w
 	w.ud.Metatable = r.worldMT
+	if err := r.intervene(w); err != nil {
+		return nil, err
+	}
 	r.worlds = append(r.worlds, w)
 	return w, nil
 }
