@@ -59,14 +59,18 @@ type app struct {
 	past     []bool
 	future   []bool
 
-	playing  bool
-	lastTick float64
-	forking  bool
-	frame    *frameScheduler
+	gen         int  // counts showWorld calls, so a superseded one stops
+	loading     bool // a world is being drawn: the timeline waits
+	playing     bool
+	lastTick    float64
+	stopReading func() // ends the reading of a trace in progress
+	forking     bool
+	frame       *frameScheduler
 
 	topo    *topoView
 	diagram *diagramView
 	log     *logView
+	states  stateTable
 
 	el struct {
 		run, stop, play, pause, step, back, fork dom.Element
@@ -335,13 +339,24 @@ func (a *app) run() {
 		}
 		seed, seedSet = n, true
 	}
+	a.cancelReading()
+	a.gen++ // a world still being drawn is dropped
+	a.loading = false
 	a.setRunState("running")
 	a.el.progressText.SetTextContent("starting…")
 	a.eng.Run(RunRequest{Name: scenarioName, Src: a.text(), Seed: seed, SeedSet: seedSet})
 }
 
+func (a *app) cancelReading() {
+	if a.stopReading != nil {
+		a.stopReading()
+		a.stopReading = nil
+	}
+}
+
 func (a *app) stop() {
-	if a.eng.Busy() {
+	if a.eng.Busy() || a.stopReading != nil {
+		a.cancelReading()
 		a.eng.Stop()
 		a.setRunState("idle")
 		a.showStatus("Stopped.")
@@ -353,14 +368,30 @@ func (a *app) onProgress(_ int, events uint64, t int64) {
 }
 
 func (a *app) onResult(res RunResult) {
-	start := js.Global().Get("performance").Call("now").Float()
+	start := now()
 	a.result = &res
+	a.worlds = nil
 	out := res.Output
 	for _, n := range res.Notes {
 		out += "note: " + n + "\n"
 	}
 	a.el.output.SetTextContent(out)
-	worlds, err := trace.ReadJSONL(strings.NewReader(res.JSONL))
+	// The run is over but its trace is still being read: the page stays
+	// "running", with the progress bar.
+	a.el.progressText.SetTextContent("reading the trace…")
+	a.stopReading = readTrace(res.JSONL, func(done float64) {
+		a.el.progressText.SetTextContent(fmt.Sprintf("reading the trace: %d%%", int(done*100)))
+	}, func(worlds []trace.World, err error) {
+		a.stopReading = nil
+		a.el.progressText.SetTextContent("drawing…")
+		a.show(res, worlds, err, func() {
+			body.Underlying().Get("dataset").Set("renderMs", ftoa(float64(int((now()-start)*10))/10))
+		})
+	})
+}
+
+// show renders a finished run; drawn runs after it is on the page.
+func (a *app) show(res RunResult, worlds []trace.World, err error, drawn func()) {
 	if err != nil {
 		worlds = nil
 		a.showError("The trace could not be read: " + err.Error())
@@ -371,10 +402,17 @@ func (a *app) onResult(res RunResult) {
 	if a.world < len(worlds) && res.Err == nil {
 		world = a.world // a rerun keeps the world in view
 	}
-	a.showWorld(world)
 	a.renderChecks()
 	setDisabled(a.el.jsonl, res.JSONL == "")
 	setDisabled(a.el.shiviz, len(worlds) == 0)
+	a.showWorld(world, func() {
+		a.finish(res, err)
+		drawn()
+	})
+}
+
+// finish tells the user how the run ended, once it is drawn.
+func (a *app) finish(res RunResult, err error) {
 	switch {
 	case res.Err != nil:
 		a.editor.Call("markError", res.Err.Line, res.Err.Msg)
@@ -384,12 +422,10 @@ func (a *app) onResult(res RunResult) {
 		a.setRunState("error")
 	default:
 		a.setRunState("done")
-		if len(worlds) == 0 {
+		if len(a.worlds) == 0 {
 			a.showStatus("The scenario built no world: nothing to show.")
 		}
 	}
-	ms := js.Global().Get("performance").Call("now").Float() - start
-	body.Underlying().Get("dataset").Set("renderMs", ftoa(float64(int(ms*10))/10))
 }
 
 func (a *app) fillWorldMenu() {
@@ -402,33 +438,74 @@ func (a *app) fillWorldMenu() {
 	show(a.el.world, len(a.worlds) > 1)
 }
 
-// showWorld renders world i from its trace, with the cursor at the end.
-func (a *app) showWorld(i int) {
+// showWorld renders world i from its trace, with the cursor at the end,
+// then calls then (if not nil). A long trace takes a while to index and
+// draw, so the work is done in steps that each give the page the thread
+// back; the controls stay off until the last one.
+func (a *app) showWorld(i int, then func()) {
 	a.pause()
+	a.gen++
+	gen := a.gen
+	a.loading = true
 	a.selected, a.past, a.future = -1, nil, nil
+	a.r, a.dia = nil, nil
+	a.enableTimeline(false)
 	if i >= len(a.worlds) {
-		a.world, a.r, a.dia = 0, nil, nil
+		a.world = 0
 		a.topo.reset()
 		a.diagram.reset()
 		a.log.reset()
+		a.resetState()
 		a.renderStats()
+		a.loading = false
 		a.setCursor(0)
-		a.enableTimeline(false)
+		if then != nil {
+			then()
+		}
 		return
 	}
 	a.world = i
 	setValue(a.el.world, itoa(i))
-	a.r = replay.New(&a.worlds[i], snapshotEvery)
-	a.dia = spacetime.New(a.r)
-	a.lay = layout.New(&a.r.Header, a.r.Nodes)
-	a.topo.reset()
-	a.diagram.reset()
-	a.log.reset()
-	a.renderStats()
-	a.enableTimeline(true)
-	n := len(a.r.Events)
-	a.el.scrubber.SetAttribute("max", itoa(n))
-	a.setCursor(n)
+	var r *replay.Replay
+	var dia *spacetime.Diagram
+	steps := []func(){
+		func() { r = replay.New(&a.worlds[i], snapshotEvery) },
+		func() {
+			dia = spacetime.New(r)
+			a.lay = layout.New(&r.Header, r.Nodes)
+		},
+		func() {
+			a.r, a.dia = r, dia
+			a.topo.reset()
+		},
+		func() {
+			a.diagram.reset()
+			a.log.reset()
+			a.resetState()
+			a.renderStats()
+		},
+		func() {
+			a.loading = false
+			a.enableTimeline(true)
+			n := len(a.r.Events)
+			a.el.scrubber.SetAttribute("max", itoa(n))
+			a.setCursor(n)
+			if then != nil {
+				then()
+			}
+		},
+	}
+	var next func(k int)
+	next = func(k int) {
+		if a.gen != gen {
+			return // another world or run took over
+		}
+		steps[k]()
+		if k+1 < len(steps) {
+			window.SetTimeout(func() { next(k + 1) }, 0)
+		}
+	}
+	next(0)
 }
 
 func (a *app) enableTimeline(on bool) {
@@ -442,6 +519,9 @@ func (a *app) enableTimeline(on bool) {
 
 // setCursor shows the run after its first n events.
 func (a *app) setCursor(n int) {
+	if a.loading {
+		return
+	}
 	if a.r == nil {
 		a.cursor, a.viewT = 0, 0
 		a.el.time.SetTextContent("no run yet")
@@ -622,7 +702,7 @@ func (a *app) wireControls() {
 	on(a.el.world.Underlying(), "change", func(js.Value) {
 		var i int
 		fmt.Sscan(value(a.el.world), &i)
-		a.showWorld(i)
+		a.showWorld(i, nil)
 	})
 }
 
@@ -640,7 +720,7 @@ func (a *app) wireKeys() {
 		}
 		if key == "Escape" {
 			switch {
-			case a.eng.Busy():
+			case a.eng.Busy() || a.stopReading != nil:
 				a.stop()
 			case a.forking:
 				a.setForking(false)

@@ -25,6 +25,12 @@ const (
 	rowsExtra = 8    // rows drawn above and below the visible ones
 )
 
+// rowShows is what a pooled row was last filled with.
+type rowShows struct {
+	index int
+	class string
+}
+
 type logView struct {
 	a      *app
 	table  dom.Element
@@ -33,6 +39,7 @@ type logView struct {
 	top    js.Value // spacer rows
 	bottom js.Value
 	pool   [][4]js.Value // tr, seq, t, text
+	shows  []rowShows    // what each pooled row shows
 	count  dom.Element
 
 	node, typ, kind, search dom.Element
@@ -164,6 +171,12 @@ func (l *logView) filterNode(id int) {
 }
 
 func (l *logView) refilter() {
+	for k := range l.shows {
+		if l.shows[k].index != -1 {
+			l.shows[k] = rowShows{index: -1}
+			l.pool[k][0].Set("hidden", true)
+		}
+	}
 	r := l.a.r
 	l.rows = nil
 	if r != nil {
@@ -198,6 +211,7 @@ func (l *logView) render() {
 	l.first = first
 	for len(l.pool) < want {
 		tr := el("tr", "", "").Underlying()
+		tr.Set("hidden", true)
 		var row [4]js.Value
 		row[0] = tr
 		for c, cls := range []string{"seq", "t", "ev"} {
@@ -207,28 +221,32 @@ func (l *logView) render() {
 		}
 		l.body.Call("insertBefore", tr, l.bottom)
 		l.pool = append(l.pool, row)
+		l.shows = append(l.shows, rowShows{index: -1})
 	}
 	shown := 0
 	for k, row := range l.pool {
 		i := first + k
 		if i >= len(l.rows) {
-			row[0].Set("hidden", true)
-			row[0].Call("removeAttribute", "data-index")
+			if l.shows[k].index != -1 {
+				l.shows[k] = rowShows{index: -1}
+				row[0].Set("hidden", true)
+				row[0].Call("removeAttribute", "data-index")
+			}
 			continue
 		}
 		shown++
-		l.fill(row, l.rows[i])
+		l.fill(k, l.rows[i])
 	}
 	l.top.Get("style").Set("height", f1(float64(first)*rowH)+"px")
 	l.bottom.Get("style").Set("height", f1(float64(max(0, len(l.rows)-first-shown))*rowH)+"px")
 }
 
-func (l *logView) fill(row [4]js.Value, i int) {
+// fill makes pooled row k show event i, touching the DOM only for what
+// changed.
+func (l *logView) fill(k, i int) {
 	r := l.a.r
 	e := &r.Events[i]
-	tr := row[0]
-	tr.Set("hidden", false)
-	tr.Call("setAttribute", "data-index", itoa(i))
+	row, was := l.pool[k], l.shows[k]
 	cls := "ty-" + e.Type.String()
 	if i >= l.a.cursor {
 		cls += " later"
@@ -243,10 +261,19 @@ func (l *logView) fill(row [4]js.Value, i int) {
 	if e.Type == trace.Check && !e.Pass {
 		cls += " fail"
 	}
-	tr.Call("setAttribute", "class", cls)
-	row[1].Set("textContent", itoa(int(e.Seq)))
-	row[2].Set("textContent", itoa(int(e.T)))
-	row[3].Set("textContent", r.Text(i))
+	if was.index != i {
+		if was.index == -1 {
+			row[0].Set("hidden", false)
+		}
+		row[0].Call("setAttribute", "data-index", itoa(i))
+		row[1].Set("textContent", itoa(int(e.Seq)))
+		row[2].Set("textContent", itoa(int(e.T)))
+		row[3].Set("textContent", r.Text(i))
+	}
+	if was.index != i || was.class != cls {
+		row[0].Call("setAttribute", "class", cls)
+	}
+	l.shows[k] = rowShows{index: i, class: cls}
 }
 
 // cursorMoved restyles the rows (those after the cursor are faded).

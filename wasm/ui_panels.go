@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -87,22 +88,25 @@ func summary(r *replay.Replay, v *replay.View) string {
 	return strings.Join(parts, " · ")
 }
 
-func (a *app) renderState(v *replay.View) {
+// stateTable is the node state panel: one row per process, one column per
+// state key the run ever sets. It is built once per world; moving the
+// cursor only rewrites the cells whose text changes.
+type stateTable struct {
+	rows  []js.Value   // <tr> per process shown
+	cells [][]js.Value // status cell, then one per key
+	text  [][]string   // what each cell shows
+	class []string
+}
+
+func (a *app) resetState() {
 	box := a.el.state
 	empty(box)
-	if v == nil || a.r == nil {
+	a.states = stateTable{}
+	if a.r == nil {
 		return
 	}
-	var keys []string
-	seen := map[string]bool{}
-	for _, kvs := range v.State {
-		for _, kv := range kvs {
-			if !seen[kv.Key] {
-				seen[kv.Key] = true
-				keys = append(keys, kv.Key)
-			}
-		}
-	}
+	t := &a.states
+	keys := a.r.StateKeys
 	table := el("table", "state", "")
 	head := el("tr", "", "")
 	for _, h := range append([]string{"process", "status"}, keys...) {
@@ -111,33 +115,65 @@ func (a *app) renderState(v *replay.View) {
 	thead := el("thead", "", "")
 	thead.AppendChild(head)
 	table.AppendChild(thead)
-	body := el("tbody", "", "")
+	body := el("tbody", "", "").Underlying()
 	for p, id := range a.r.Nodes {
 		if p == maxStateRows {
 			tr := el("tr", "", "")
 			td := el("td", "more", fmt.Sprintf("… and %d more processes", len(a.r.Nodes)-p))
 			td.SetAttribute("colspan", itoa(len(keys)+2))
 			tr.AppendChild(td)
-			body.AppendChild(tr)
+			body.Call("appendChild", tr.Underlying())
 			break
 		}
+		tr := el("tr", "", "").Underlying()
+		tr.Call("setAttribute", "data-id", itoa(id))
+		tr.Call("appendChild", el("td", "pid", "P"+itoa(id)).Underlying())
+		cells := make([]js.Value, len(keys)+1)
+		for k := range cells {
+			cls := ""
+			if k == 0 {
+				cls = "status"
+			}
+			cells[k] = el("td", cls, "").Underlying()
+			tr.Call("appendChild", cells[k])
+		}
+		body.Call("appendChild", tr)
+		t.rows = append(t.rows, tr)
+		t.cells = append(t.cells, cells)
+		t.text = append(t.text, make([]string, len(cells)))
+		t.class = append(t.class, "")
+	}
+	table.Underlying().Call("appendChild", body)
+	box.AppendChild(table)
+}
+
+func (a *app) renderState(v *replay.View) {
+	t := &a.states
+	if v == nil || a.r == nil {
+		return
+	}
+	set := func(p, k int, s string) {
+		if t.text[p][k] != s {
+			t.text[p][k] = s
+			t.cells[p][k].Set("textContent", s)
+		}
+	}
+	for p := range t.rows {
 		class := v.Class(p)
-		tr := el("tr", "cls-"+string(class), "")
-		tr.SetAttribute("data-id", itoa(id))
-		tr.AppendChild(el("td", "pid", "P"+itoa(id)))
+		if cls := "cls-" + string(class); cls != t.class[p] {
+			t.class[p] = cls
+			t.rows[p].Call("setAttribute", "class", cls)
+		}
 		status := "up"
 		if l, ok := classLabels[class]; ok {
 			status = l
 		}
-		tr.AppendChild(el("td", "status", status))
-		for _, k := range keys {
-			val, _ := v.Get(p, k)
-			tr.AppendChild(el("td", "", display(val)))
+		set(p, 0, status)
+		for k, key := range a.r.StateKeys {
+			val, _ := v.Get(p, key)
+			set(p, k+1, display(val))
 		}
-		body.AppendChild(tr)
 	}
-	table.AppendChild(body)
-	box.AppendChild(table)
 }
 
 func (a *app) renderStats() {
@@ -238,11 +274,15 @@ func (a *app) gotoSeq(w int, seq uint64) {
 		if a.worlds[i].Header.World != w {
 			continue
 		}
-		if i != a.world {
-			a.showWorld(i)
+		show := func() {
+			if idx, ok := a.r.IndexOfSeq(seq); ok {
+				a.selectEvent(idx, false)
+			}
 		}
-		if idx, ok := a.r.IndexOfSeq(seq); ok {
-			a.selectEvent(idx, false)
+		if i != a.world || a.r == nil {
+			a.showWorld(i, show)
+		} else {
+			show()
 		}
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -27,6 +28,7 @@ type topoView struct {
 	root   dom.Element
 	nodes  []js.Value // <g> per process, by position
 	titles []js.Value
+	tips   []string // the titles' text
 	class  []string
 	dots   []js.Value
 	shown  int // dots visible
@@ -53,7 +55,7 @@ func (t *topoView) point(p int) (float64, float64) {
 // reset draws the current world's processes and links.
 func (t *topoView) reset() {
 	empty(t.root)
-	t.nodes, t.titles, t.class, t.dots, t.shown = nil, nil, nil, nil, 0
+	t.nodes, t.titles, t.tips, t.class, t.dots, t.shown = nil, nil, nil, nil, nil, 0
 	a := t.a
 	if a.r == nil {
 		return
@@ -109,12 +111,13 @@ func (t *topoView) reset() {
 		group.AppendChild(g)
 		t.nodes = append(t.nodes, g.Underlying())
 		t.titles = append(t.titles, title.Underlying())
+		t.tips = append(t.tips, "")
 		t.class = append(t.class, "")
 	}
 	t.root.AppendChild(group)
 }
 
-func f1(x float64) string { return fmt.Sprintf("%.1f", x) }
+func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
 // update colours the processes for view v and places the messages.
 func (t *topoView) update(v *replay.View) {
@@ -130,7 +133,10 @@ func (t *topoView) update(v *replay.View) {
 			t.class[p] = class
 			t.nodes[p].Call("setAttribute", "class", class)
 		}
-		t.titles[p].Set("textContent", t.describe(p, v))
+		if tip := t.describe(p, v); tip != t.tips[p] {
+			t.tips[p] = tip
+			t.titles[p].Set("textContent", tip)
+		}
 	}
 	t.moveMessages(v)
 }

@@ -67,6 +67,9 @@ type Replay struct {
 	Flights []Flight
 	Kinds   []KindStat
 	Checks  []CheckRef
+	// StateKeys are the observable state keys the run sets, in the order
+	// they first appear.
+	StateKeys []string
 
 	pos         map[int]int
 	nodeOf      []int32 // event index -> position of its process, or -1
@@ -105,6 +108,7 @@ func New(w *trace.World, k int) *Replay {
 	sendAt := map[uint64]int{} // message id -> send index
 	ends := map[uint64][]int{} // message id -> its deliver and drop indexes
 	kinds := map[string]*KindStat{}
+	keySeen := map[string]bool{}
 	kind := func(k string) *KindStat {
 		s := kinds[k]
 		if s == nil {
@@ -136,6 +140,11 @@ func New(w *trace.World, k int) *Replay {
 			}
 		case trace.Check:
 			r.Checks = append(r.Checks, CheckRef{Index: i, Seq: e.Seq, Pass: e.Pass, Text: e.Text, Line: e.Line})
+		case trace.State:
+			if !keySeen[e.Key] {
+				keySeen[e.Key] = true
+				r.StateKeys = append(r.StateKeys, e.Key)
+			}
 		}
 	}
 	for i := range w.Events {

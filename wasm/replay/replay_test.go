@@ -100,6 +100,9 @@ func TestViewAtEachPoint(t *testing.T) {
 	if len(r.Checks) != 1 || r.Checks[0].Index != 10 || r.Checks[0].Line != 9 || !r.Checks[0].Pass {
 		t.Errorf("checks: %+v", r.Checks)
 	}
+	if !reflect.DeepEqual(r.StateKeys, []string{"role", "leader"}) {
+		t.Errorf("state keys %v", r.StateKeys)
+	}
 	want := []KindStat{{"COORDINATOR", 1, 1, 0}, {"ELECTION", 1, 0, 1}}
 	if !reflect.DeepEqual(r.Kinds, want) {
 		t.Errorf("kinds %+v, want %+v", r.Kinds, want)
