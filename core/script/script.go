@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/ast"
 	"github.com/yuin/gopher-lua/parse"
 
 	"dsim/core/trace"
@@ -301,6 +302,11 @@ func (r *runner) errorHere(msg string) *Error {
 	return &Error{File: r.name, Line: r.currentLine(r.L, 0), Msg: msg}
 }
 
+// maxNesting bounds how deeply blocks nest. gopher-lua compiles nested
+// blocks in quadratic time (20000 nested ifs take seconds, outside any
+// budget); scenarios nest a handful.
+const maxNesting = 1000
+
 // load compiles the chunk. The compiler re-panics on anything but its own
 // errors, so a bug there must not take the process down either.
 func (r *runner) load(src []byte) (fn *lua.LFunction, err error) {
@@ -309,11 +315,49 @@ func (r *runner) load(src []byte) (fn *lua.LFunction, err error) {
 			fn, err = nil, &Error{File: r.name, Line: 1, Msg: fmt.Sprintf("the Lua compiler failed: %v", p)}
 		}
 	}()
-	fn, err = r.L.Load(bytes.NewReader(src), r.name)
+	chunk, err := parse.Parse(bytes.NewReader(src), r.name)
 	if err != nil {
 		return nil, r.syntaxError(err, src)
 	}
-	return fn, nil
+	if line := deepBlock(reflect.ValueOf(chunk), 0); line > 0 {
+		return nil, &Error{File: r.name, Line: line, Msg: fmt.Sprintf("blocks nested more than %d deep", maxNesting)}
+	}
+	proto, err := lua.Compile(chunk, r.name)
+	if err != nil {
+		return nil, r.syntaxError(err, src)
+	}
+	return r.L.NewFunctionFromProto(proto), nil
+}
+
+var blockType = reflect.TypeOf([]ast.Stmt(nil))
+
+// deepBlock walks the syntax tree and returns the line of a block nested
+// deeper than maxNesting, or 0.
+func deepBlock(v reflect.Value, depth int) int {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return deepBlock(v.Elem(), depth)
+		}
+	case reflect.Slice:
+		if v.Type() == blockType && v.Len() > 0 {
+			if depth++; depth > maxNesting {
+				return max(v.Index(0).Interface().(ast.Stmt).Line(), 1)
+			}
+		}
+		for i := range v.Len() {
+			if line := deepBlock(v.Index(i), depth); line > 0 {
+				return line
+			}
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if line := deepBlock(v.Field(i), depth); line > 0 {
+				return line
+			}
+		}
+	}
+	return 0
 }
 
 func (r *runner) syntaxError(err error, src []byte) *Error {
