@@ -155,6 +155,9 @@ func (rt *nodeRT) Set(key string, v any) {
 		if v == nil {
 			return
 		}
+		if rt.state == nil {
+			rt.state = make([]KV, 0, 4) // algorithms keep a few keys: one allocation, not three
+		}
 		rt.state = append(rt.state, KV{Key: key, Value: cloneValue(v)})
 	}
 	s := rt.s

@@ -176,6 +176,7 @@ func New(cfg Config) (*Sim, error) {
 		return nil, err
 	}
 	s.ring2 = append(append(make([]NodeID, 0, 2*n), s.ids...), s.ids...)
+	s.q.pool = make([]event, 0, n) // the boot events, and room for a message each
 	for i, id := range s.ids {
 		s.nodes[i] = nodeRT{s: s, idx: int32(i), id: id, up: true, succ: s.ids[(i+1)%n]}
 		s.push(0, &event{kind: evStart, to: int32(i)})
