@@ -490,6 +490,7 @@ func (a *app) showWorld(i int, then func()) {
 			n := len(a.r.Events)
 			a.el.scrubber.SetAttribute("max", itoa(n))
 			a.setCursor(n)
+			a.diagram.draw() // now, not at the next frame: the run is shown when it is done
 			if then != nil {
 				then()
 			}

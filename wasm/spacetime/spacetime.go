@@ -500,11 +500,16 @@ func ticks(v *Viewport, t0, t1 float64) []Tick {
 	return out
 }
 
-// Fit returns the viewport that shows the whole run in a plot of the given
-// size, with the rows as tall as fit (within limits).
+// Fit returns the viewport that shows the whole run's time in a plot of the
+// given size, and all its rows when they fit.
 func (d *Diagram) Fit(left, width, top, height float64) Viewport {
 	span := math.Max(float64(d.EndT), 1)
-	rowH := math.Max(22, math.Min(48, height/math.Max(float64(len(d.R.Nodes)), 1)))
+	// Rows share the height down to 14 px each; below that they keep 22 px
+	// and the plot scrolls.
+	rowH := math.Min(48, height/math.Max(float64(len(d.R.Nodes)), 1))
+	if rowH < 14 {
+		rowH = 22
+	}
 	pad := 12.0
 	return Viewport{T0: -pad / ((width - 2*pad) / span), Scale: (width - 2*pad) / span, Left: left, Width: width, Top: top, Height: height, RowH: rowH}
 }

@@ -245,3 +245,14 @@ func BenchmarkDrawZoomed10k(b *testing.B) {
 		d.Draw(&v, m)
 	}
 }
+
+func TestFitRows(t *testing.T) {
+	few := New(replay.New(messages(6, 10, 3, 5), 0))
+	if v := few.Fit(0, 500, 0, 120); v.RowH != 20 || few.RowsHeight(&v) > 120 {
+		t.Errorf("6 rows in 120 px: row height %g", v.RowH)
+	}
+	many := New(replay.New(messages(40, 10, 3, 5), 0))
+	if v := many.Fit(0, 500, 0, 120); v.RowH != 22 {
+		t.Errorf("40 rows in 120 px: row height %g, want 22 and scrolling", v.RowH)
+	}
+}
