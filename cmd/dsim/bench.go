@@ -109,7 +109,7 @@ func benchSuite(sz benchSizes, progress io.Writer) ([]benchRow, error) {
 		return nil, err
 	}
 	rows = append(rows, benchRow{"JSONL tracing slowdown",
-		fmt.Sprintf("%.2fx", traced.run.Seconds()/bare.run.Seconds()),
+		fmt.Sprintf("%.2fx (+%.0f ns/event)", traced.run.Seconds()/bare.run.Seconds(), float64(traced.run-bare.run)/float64(traced.events)),
 		fmt.Sprintf("Chang-Roberts n=%d, %d events encoded (%d MB) vs tracing off", sz.traceN, traced.events, bytesOut>>20)})
 	return rows, nil
 }
