@@ -35,6 +35,8 @@ type diagramView struct {
 	arrows, heads       [spacetime.NumStyles]js.Value
 	marks, late         [spacetime.NumMarks]js.Value
 	life, down, drops   js.Value
+	conePast, coneFut   js.Value
+	selRing             js.Value
 	net, cursor, bg     js.Value
 	tickLayer, rowLayer js.Value
 	ticks               []js.Value // <text> pool
@@ -92,6 +94,9 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		d.marks[m] = add("path", "class", "mark "+spacetime.MarkNames[m])
 		d.late[m] = add("path", "class", "mark late "+spacetime.MarkNames[m])
 	}
+	d.conePast = add("path", "class", "cone past")
+	d.coneFut = add("path", "class", "cone future")
+	d.selRing = add("path", "class", "cone selected")
 	d.cursor = add("line", "class", "cursor")
 	d.tickLayer = add("g", "class", "axis")
 	d.rowLayer = add("g", "class", "labels")
@@ -194,6 +199,9 @@ func (d *diagramView) draw() {
 		setD(d.marks[m], out.Marks[m])
 		setD(d.late[m], out.MarksLate[m])
 	}
+	setD(d.conePast, out.ConePast)
+	setD(d.coneFut, out.ConeFuture)
+	setD(d.selRing, out.Selected)
 	cx := f1(out.Cursor)
 	for _, kv := range [][2]string{{"x1", cx}, {"x2", cx}, {"y1", f1(axisH)}, {"y2", ftoa(d.h)}} {
 		d.cursor.Call("setAttribute", kv[0], kv[1])
@@ -240,7 +248,7 @@ func (d *diagramView) draw() {
 }
 
 func (d *diagramView) clearAll() {
-	for _, p := range append(append([]js.Value{d.life, d.down, d.net, d.drops, d.tickLines}, d.arrows[:]...), d.heads[:]...) {
+	for _, p := range append(append([]js.Value{d.life, d.down, d.net, d.drops, d.tickLines, d.conePast, d.coneFut, d.selRing}, d.arrows[:]...), d.heads[:]...) {
 		p.Call("setAttribute", "d", "")
 	}
 	for m := range spacetime.NumMarks {

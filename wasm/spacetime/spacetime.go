@@ -107,10 +107,13 @@ type Drawing struct {
 	Marks     [NumMarks]string
 	MarksLate [NumMarks]string // marks after the cursor
 	Net       string           // partitions and heals, across all rows
-	Cursor    float64          // x of the cursor
-	Ticks     []Tick
-	Rows      []Row
-	Arrowed   int // delivered messages drawn as arrows
+	// ConePast and ConeFuture ring the events in the selected event's
+	// causal past and future; Selected rings the event itself.
+	ConePast, ConeFuture, Selected string
+	Cursor                         float64 // x of the cursor
+	Ticks                          []Tick
+	Rows                           []Row
+	Arrowed                        int // delivered messages drawn as arrows
 }
 
 type arrow struct {
@@ -348,6 +351,7 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 
 	// marks
 	var marks, late [NumMarks][]byte
+	var conePast, coneFuture, sel []byte
 	marks[MarkDrop] = dropMarks
 	elo, ehi := d.events(t0-1, t1+1)
 	for i := elo; i < ehi; i++ {
@@ -359,11 +363,19 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 		if y < v.Top-8 || y > bottom+8 {
 			continue
 		}
+		x := v.X(float64(d.R.Events[i].T))
+		switch {
+		case i == m.Selected:
+			sel = ring(sel, x, y, 7)
+		case m.Past != nil && m.Past[i]:
+			conePast = ring(conePast, x, y, 4)
+		case m.Future != nil && m.Future[i]:
+			coneFuture = ring(coneFuture, x, y, 4)
+		}
 		mk, ok := markOf(d.R.Events[i].Type)
 		if !ok {
 			continue
 		}
-		x := v.X(float64(d.R.Events[i].T))
 		dst := &marks[mk]
 		if i >= cur {
 			dst = &late[mk]
@@ -373,6 +385,7 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 	for k := range NumMarks {
 		out.Marks[k], out.MarksLate[k] = string(marks[k]), string(late[k])
 	}
+	out.ConePast, out.ConeFuture, out.Selected = string(conePast), string(coneFuture), string(sel)
 
 	var net []byte
 	for _, i := range d.netEvent {
@@ -409,17 +422,10 @@ func shape(b []byte, m Mark, x, y float64) []byte {
 	switch m {
 	case MarkCrash:
 		return cross(b, x, y, 6)
-	case MarkRecover, MarkTimer:
-		r := 4.0
-		if m == MarkTimer {
-			r = 3
-		}
-		// a circle as two arcs
-		b = moveTo(b, x-r, y)
-		rs := strconv.FormatFloat(r, 'f', -1, 64)
-		d := strconv.FormatFloat(2*r, 'f', -1, 64)
-		b = append(b, "a"+rs+" "+rs+" 0 1 0 "+d+" 0a"+rs+" "+rs+" 0 1 0 -"+d+" 0"...)
-		return b
+	case MarkRecover:
+		return ring(b, x, y, 4)
+	case MarkTimer:
+		return ring(b, x, y, 3)
 	case MarkState:
 		b = moveTo(b, x, y-4)
 		b = lineTo(b, x+4, y)
@@ -439,6 +445,24 @@ func shape(b []byte, m Mark, x, y float64) []byte {
 		return append(b, 'Z')
 	}
 	return b
+}
+
+// ring appends a circle of radius r as two arcs.
+func ring(b []byte, x, y, r float64) []byte {
+	b = moveTo(b, x-r, y)
+	b = append(b, 'a')
+	b = num(b, r)
+	b = append(b, ' ')
+	b = num(b, r)
+	b = append(b, " 0 1 0 "...)
+	b = num(b, 2*r)
+	b = append(b, " 0a"...)
+	b = num(b, r)
+	b = append(b, ' ')
+	b = num(b, r)
+	b = append(b, " 0 1 0 "...)
+	b = num(b, -2*r)
+	return append(b, " 0"...)
 }
 
 func cross(b []byte, x, y, r float64) []byte {

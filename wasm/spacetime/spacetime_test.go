@@ -148,6 +148,11 @@ func TestStylesFollowCursorAndSelection(t *testing.T) {
 	if countM(dr.Arrows[Past]) != 1 || countM(dr.Arrows[Selected]) != 1 {
 		t.Errorf("past %d selected %d", countM(dr.Arrows[Past]), countM(dr.Arrows[Selected]))
 	}
+	// rings: the send of C itself; A's send and delivery before it; C's
+	// delivery after it; B (send and delivery) is concurrent
+	if countM(dr.Selected) != 1 || countM(dr.ConePast) != 2 || countM(dr.ConeFuture) != 1 {
+		t.Errorf("rings: selected %d past %d future %d", countM(dr.Selected), countM(dr.ConePast), countM(dr.ConeFuture))
+	}
 }
 
 func TestHit(t *testing.T) {
