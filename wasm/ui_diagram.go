@@ -155,14 +155,7 @@ func (d *diagramView) reveal(i int) {
 	if d.a.dia == nil || !d.fitted {
 		return
 	}
-	x := d.v.X(float64(d.a.r.Events[i].T))
-	y := -1.0
-	if p := d.a.r.NodeOf(i); p >= 0 {
-		y = d.v.Y(p)
-	}
-	if x < d.v.Left || x > d.v.Left+d.v.Width || y >= 0 && (y < d.v.Top || y > d.v.Top+d.v.Height) {
-		d.a.dia.Centre(&d.v, i)
-	}
+	d.a.dia.Reveal(&d.v, i)
 	d.dirty()
 }
 

@@ -92,7 +92,6 @@ func (t *topoView) reset() {
 		edges.AppendChild(hit)
 	}
 	t.root.AppendChild(edges)
-	t.root.AppendChild(svg("g", "class", "msgs"))
 
 	group := svg("g", "class", "nodes")
 	font := f1(math.Max(r*0.95, 1))
@@ -115,6 +114,8 @@ func (t *topoView) reset() {
 		t.class = append(t.class, "")
 	}
 	t.root.AppendChild(group)
+	// messages go over the processes: on a dense ring the links are short
+	t.root.AppendChild(svg("g", "class", "msgs"))
 }
 
 func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }

@@ -129,7 +129,7 @@ type Diagram struct {
 	arrows   []arrow // by send time
 	maxSpan  int64   // longest arrow, in time
 	down     [][][2]int64
-	EndT     int64 // time of the last event
+	EndT     int64 // time of the last event at a process
 	evTimes  []int64
 	netEvent []int
 }
@@ -140,8 +140,13 @@ func New(r *replay.Replay) *Diagram {
 	for i := range r.Events {
 		d.evTimes[i] = r.Events[i].T
 	}
-	if n := len(r.Events); n > 0 {
-		d.EndT = r.Events[n-1].T
+	// The plot ends with the processes' last event: checks and logs of the
+	// scenario may come much later, once a run has gone quiet.
+	for i := len(r.Events) - 1; i >= 0; i-- {
+		if r.NodeOf(i) >= 0 || i == 0 {
+			d.EndT = r.Events[i].T
+			break
+		}
 	}
 	for _, f := range r.Flights {
 		from, _ := r.Pos(f.From)
@@ -595,14 +600,16 @@ func segDist(px, py, x0, y0, x1, y1 float64) float64 {
 // RowsHeight is the height all rows take.
 func (d *Diagram) RowsHeight(v *Viewport) float64 { return float64(len(d.R.Nodes)) * v.RowH }
 
-// Centre moves the viewport so that event i is in the middle horizontally
-// and its row is visible, keeping the zoom.
-func (d *Diagram) Centre(v *Viewport, i int) {
-	v.T0 = float64(d.evTimes[i]) - v.Width/2/v.Scale
+// Reveal scrolls the viewport, keeping the zoom, so that event i is in
+// sight: an axis moves only when the event is outside the plot along it,
+// and then centres the event.
+func (d *Diagram) Reveal(v *Viewport, i int) {
+	if x := v.X(float64(d.evTimes[i])); x < v.Left || x > v.Left+v.Width {
+		v.T0 = float64(d.evTimes[i]) - v.Width/2/v.Scale
+	}
 	if p := d.R.NodeOf(i); p >= 0 {
-		y := (float64(p) + 0.5) * v.RowH
-		if y-v.Y0 < 0 || y-v.Y0 > v.Height {
-			v.Y0 = math.Max(0, y-v.Height/2)
+		if y := v.Y(p); y < v.Top || y > v.Top+v.Height {
+			v.Y0 = math.Max(0, (float64(p)+0.5)*v.RowH-v.Height/2)
 		}
 	}
 }

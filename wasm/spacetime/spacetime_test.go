@@ -261,3 +261,34 @@ func TestFitRows(t *testing.T) {
 		t.Errorf("40 rows in 120 px: row height %g, want 22 and scrolling", v.RowH)
 	}
 }
+
+func TestRevealMovesOnlyTheAxisOutOfSight(t *testing.T) {
+	d := New(replay.New(messages(10, 400, 3, 6), 0))
+	v := Viewport{T0: 0, Scale: 10, Left: 40, Width: 400, Top: 20, Height: 100, RowH: 22}
+	// an event in the first rows at an early time: nothing moves
+	i := 0
+	for d.R.NodeOf(i) < 0 || d.R.NodeOf(i) > 2 || d.R.Events[i].T > 30 {
+		i++
+	}
+	before := v
+	d.Reveal(&v, i)
+	if v != before {
+		t.Errorf("an event in sight moved the view: %+v", v)
+	}
+	// an event in the last row, early: only the rows scroll
+	for i = 0; d.R.NodeOf(i) != 9 || d.R.Events[i].T > 30; i++ {
+	}
+	d.Reveal(&v, i)
+	if v.T0 != before.T0 || v.Y0 == 0 {
+		t.Errorf("last row: T0 %g Y0 %g", v.T0, v.Y0)
+	}
+	if y := v.Y(9); y < v.Top || y > v.Top+v.Height {
+		t.Errorf("row 10 at y=%g, outside the plot", y)
+	}
+	// a late event: time moves to centre it
+	last := len(d.R.Events) - 1
+	d.Reveal(&v, last)
+	if x := v.X(float64(d.R.Events[last].T)); math.Abs(x-(v.Left+v.Width/2)) > 1e-9 {
+		t.Errorf("late event at x=%g, want the middle", x)
+	}
+}
