@@ -3,7 +3,7 @@
 #
 #   ./build.sh          build the CLI to build/dsim and the playground to build/site, run an example
 #   ./build.sh serve    build, then serve the playground on http://127.0.0.1:8080 (PORT=n to change)
-#   ./build.sh test     gofmt, go vet, Go tests natively and under Node, then the browser tests
+#   ./build.sh test     gofmt, go vet, Go tests under Node (js/wasm), browser tests, Go tests natively
 #   ./build.sh bench    the core benchmarks (go test -bench), then `dsim bench` natively and under Node
 #
 # Test output goes to stdout untouched; this script's own progress lines go to stderr.
