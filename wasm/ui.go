@@ -104,6 +104,51 @@ func startUI() {
 	on(js.Global(), "hashchange", func(js.Value) { a.loadShareLink() })
 	a.registerServiceWorker()
 	a.setRunState("idle")
+	idle(warmUp)
+}
+
+// idle runs fn when the browser has nothing better to do.
+func idle(fn func()) {
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		f.Release()
+		fn()
+		return nil
+	})
+	if ric := js.Global().Get("requestIdleCallback"); ric.Truthy() {
+		ric.Invoke(f, map[string]any{"timeout": 2000})
+	} else {
+		js.Global().Call("setTimeout", f, 500)
+	}
+}
+
+// warmSample is a small trace with an event of every kind the page meets.
+const warmSample = `{"type":"world","schema":1,"world":1,"algorithm":"a.b","seed":1,"topology":"ring","ids":[1,2],"adj":[[2],[1]],"arity":0,"cols":0,"config":{"k":1}}
+{"t":0,"seq":0,"type":"state","node":1,"local":0,"key":"role","old":null,"value":"leader"}
+{"t":0,"seq":1,"type":"send","node":1,"local":0,"from":1,"to":2,"kind":"M","id":1,"msg":{"a":[1,"x"],"b":true}}
+{"t":1,"seq":2,"type":"deliver","node":2,"local":1,"from":1,"to":2,"kind":"M","id":1,"msg":{"a":[1,"x"],"b":true}}
+{"t":1,"seq":3,"type":"timer","node":2,"local":1,"tag":"T"}
+{"t":2,"seq":4,"type":"crash","node":2,"local":2}
+{"t":2,"seq":5,"type":"drop","node":1,"local":2,"from":1,"to":2,"kind":"M","id":2,"msg":{},"reason":"loss"}
+{"t":3,"seq":6,"type":"log","text":"x","line":3}
+{"t":3,"seq":7,"type":"check","pass":true,"text":"ok","line":4}
+`
+
+// warmUp runs the trace reading and indexing code once on a tiny trace:
+// WebAssembly code is compiled when first called, and that cost is better
+// paid while the user reads the page than on the first run.
+func warmUp() {
+	ws, err := trace.ReadJSONL(strings.NewReader(warmSample))
+	if err != nil || len(ws) == 0 {
+		return
+	}
+	r := replay.New(&ws[0], snapshotEvery)
+	d := spacetime.New(r)
+	v := d.Fit(40, 400, 20, 200)
+	d.Draw(&v, &spacetime.Marks{Cursor: len(r.Events), Selected: 2})
+	r.Causal(2)
+	r.Filter(replay.Filter{Node: replay.AnyNode, Text: "x"})
+	layout.New(&r.Header, r.Nodes)
 }
 
 func (a *app) bind() {
@@ -468,40 +513,49 @@ func (a *app) showWorld(i int, then func()) {
 	setValue(a.el.world, itoa(i))
 	var r *replay.Replay
 	var dia *spacetime.Diagram
-	steps := []func(){
-		func() { r = replay.New(&a.worlds[i], snapshotEvery) },
-		func() {
+	// Each step is timed as a performance measure "dsim: <name>", which
+	// the browser tests read to report where the time goes.
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"index the trace", func() { r = replay.New(&a.worlds[i], snapshotEvery) }},
+		{"index the diagram", func() {
 			dia = spacetime.New(r)
 			a.lay = layout.New(&r.Header, r.Nodes)
-		},
-		func() {
+		}},
+		{"draw the topology", func() {
 			a.r, a.dia = r, dia
 			a.topo.reset()
-		},
-		func() {
+		}},
+		{"fill the log and panels", func() {
 			a.diagram.reset()
 			a.log.reset()
 			a.resetState()
 			a.renderStats()
-		},
-		func() {
+		}},
+		{"show the end of the run", func() {
 			a.loading = false
 			a.enableTimeline(true)
 			n := len(a.r.Events)
 			a.el.scrubber.SetAttribute("max", itoa(n))
 			a.setCursor(n)
-			a.diagram.draw() // now, not at the next frame: the run is shown when it is done
+		}},
+		{"draw the diagram", func() {
+			a.diagram.draw() // if no frame came since: the run is shown when it is done
 			if then != nil {
 				then()
 			}
-		},
+		}},
 	}
 	var next func(k int)
 	next = func(k int) {
 		if a.gen != gen {
 			return // another world or run took over
 		}
-		steps[k]()
+		start := now()
+		steps[k].do()
+		measure(steps[k].name, start)
 		if k+1 < len(steps) {
 			window.SetTimeout(func() { next(k + 1) }, 0)
 		}

@@ -19,6 +19,12 @@ const sliceMillis = 25
 
 func now() float64 { return js.Global().Get("performance").Call("now").Float() }
 
+// measure records the time since start as the performance measure
+// "dsim: what".
+func measure(what string, start float64) {
+	js.Global().Get("performance").Call("measure", "dsim: "+what, map[string]any{"start": start, "end": now()})
+}
+
 // traceReader reads one JSONL text with trace.ReadJSONL, a few hundred
 // lines at a time: each piece is parsed behind the header line of the world
 // it belongs to, and its events join that world.
@@ -45,6 +51,7 @@ func (r *traceReader) slice() {
 		return
 	}
 	start := now()
+	defer func() { measure("read the trace", start) }()
 	for r.pos < len(r.text) {
 		if err := r.piece(150); err != nil {
 			// Name the line as the reader does for the whole text.

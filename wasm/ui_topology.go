@@ -84,12 +84,8 @@ func (t *topoView) reset() {
 		}
 		edges.AppendChild(svg("line", attrs...))
 		idA, idB := itoa(a.r.Nodes[e.A]), itoa(a.r.Nodes[e.B])
-		hit := svg("line", "x1", f1(x0), "y1", f1(y0), "x2", f1(x1), "y2", f1(y1), "class", "edge-hit",
-			"data-a", idA, "data-b", idB)
-		title := svg("title")
-		title.SetTextContent("link " + idA + " – " + idB)
-		hit.AppendChild(title)
-		edges.AppendChild(hit)
+		edges.AppendChild(svg("line", "x1", f1(x0), "y1", f1(y0), "x2", f1(x1), "y2", f1(y1), "class", "edge-hit",
+			"data-a", idA, "data-b", idB))
 	}
 	t.root.AppendChild(edges)
 

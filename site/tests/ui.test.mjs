@@ -335,6 +335,18 @@ test("budgets: first render, and 10,000 messages rendered and scrolled", async (
   });
   figures.renderMaxFrameMs = during.maxFrameMs;
   figures.renderLongTasksMs = during.longTasks;
+  // the page's own measures of each slice of reading and each drawing step
+  figures.renderStepsMs = await page.evaluate(() => {
+    const steps = {};
+    for (const m of performance.getEntriesByType("measure")) {
+      if (!m.name.startsWith("dsim: ")) continue;
+      const s = (steps[m.name.slice(6)] ??= { count: 0, totalMs: 0, maxMs: 0 });
+      s.count++;
+      s.totalMs = Math.round(s.totalMs + m.duration);
+      s.maxMs = Math.max(s.maxMs, Math.round(m.duration));
+    }
+    return steps;
+  });
 
   // interact: zoom in and out, pan by dragging, hover, scroll the log, scrub
   const svg = await page.locator("#diagram svg").boundingBox();
