@@ -82,14 +82,11 @@ type app struct {
 	}
 }
 
-var ui *app
-
 func startUI() {
 	window = dom.GetWindow()
 	doc = window.Document()
 	body = doc.(dom.HTMLDocument).Body()
 	a := &app{selected: -1}
-	ui = a
 	a.bind()
 	a.frame = newFrameScheduler(a.onFrame)
 	a.topo = newTopoView(a, byID("topology"))
@@ -557,7 +554,7 @@ func (a *app) showWorld(i int, then func()) {
 		steps[k].do()
 		measure(steps[k].name, start)
 		if k+1 < len(steps) {
-			window.SetTimeout(func() { next(k + 1) }, 0)
+			afterFrame(func() { next(k + 1) })
 		}
 	}
 	next(0)
