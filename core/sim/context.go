@@ -117,11 +117,19 @@ func (rt *nodeRT) SetTimer(d Duration, tag string) {
 	if rt.timers == nil {
 		rt.timers = map[string]uint64{}
 	}
+	if _, armed := rt.timers[tag]; armed {
+		s.dead++ // the entry of the timer this one replaces
+	}
 	rt.timers[tag] = s.timerID
 	s.push(s.now+rt.trueDelay(d), &event{kind: evTimer, tag: tag, aux: s.timerID, to: rt.idx, gen: s.crashes})
 }
 
-func (rt *nodeRT) CancelTimer(tag string) { delete(rt.timers, tag) }
+func (rt *nodeRT) CancelTimer(tag string) {
+	if _, armed := rt.timers[tag]; armed {
+		delete(rt.timers, tag)
+		rt.s.dead++
+	}
+}
 
 func (rt *nodeRT) Suspected(id NodeID) bool { return rt.s.suspected(id) }
 

@@ -37,12 +37,13 @@ func (s *Sim) Crash(id NodeID) error {
 	s.crashes++
 	rt.crashed = s.crashes
 	rt.lives++
+	s.dead += len(rt.timers)
 	rt.node, rt.timers, rt.state, rt.rng = nil, nil, nil, nil
 	if s.tracing() {
 		s.begin(trace.Crash, i)
 		s.emit()
 	}
-	s.push(s.now+s.cfg.DetectDelay, &event{kind: evDetect, to: i, gen: rt.crashed, aux: detectSuspect})
+	s.scheduleDetect(i, true)
 	return nil
 }
 
@@ -65,7 +66,7 @@ func (s *Sim) Recover(id NodeID) error {
 		s.begin(trace.Recover, i)
 		s.emit()
 	}
-	s.push(s.now+s.cfg.DetectDelay, &event{kind: evDetect, to: i, gen: rt.crashed, aux: detectTrust})
+	s.scheduleDetect(i, false)
 	if s.alive(i, crashes) {
 		rt.boot()
 	}

@@ -138,6 +138,14 @@ func (q *queue) peek() (at Time, ok bool) {
 	return t, true
 }
 
+// first returns the next event, which peek has just found; it stays queued.
+func (q *queue) first() *event {
+	if q.nextSlot < 0 {
+		return &q.far[0].ev
+	}
+	return &q.pool[q.head[q.nextSlot]-1]
+}
+
 // pop removes the next event into e and returns its time; ok is false when
 // the queue is empty.
 func (q *queue) pop(e *event) (at Time, ok bool) {

@@ -317,3 +317,153 @@ func TestSendAfterNeighbor(t *testing.T) {
 		{5, trace.Deliver, 1, 0, ""},
 	})
 }
+
+// TestQuiescenceIgnoresDeadTimers is the ring-six symptom: a process arms a
+// long timeout and cancels it when the answer comes. Once the last message
+// is delivered nothing live is pending, so a run to quiescence must stop
+// there and not move the clock on to where the cancelled timer was due.
+func TestQuiescenceIgnoresDeadTimers(t *testing.T) {
+	mk := func(id NodeID) Node {
+		return &fnNode{
+			start: func(ctx Context) {
+				if id == 1 {
+					ctx.SetTimer(199, "timeout")
+					ctx.SetTimer(150, "retry")
+					ctx.SetTimer(120, "retry") // replaces the one due at 150
+					ctx.SetTimer(5000, "far")  // beyond the calendar window
+					ctx.Send(2, msg{N: 1})
+				}
+			},
+			receive: func(ctx Context, from NodeID, m Message) {
+				if n := m.(msg).N; n < 25 {
+					ctx.Send(from, msg{N: n + 1})
+				} else if ctx.Self() == 2 {
+					ctx.Send(from, msg{N: n + 1}) // the last message, received at t=26
+				} else {
+					for _, tag := range []string{"timeout", "retry", "far", "never-armed"} {
+						ctx.CancelTimer(tag)
+					}
+				}
+			},
+			timer: func(ctx Context, tag string) { t.Errorf("timer %q fired at t=%d", tag, ctx.Now()) },
+		}
+	}
+	s, rec := world(t, []NodeID{1, 2}, DefaultLink, mk)
+	res := s.Run(Until{})
+	last := rec.Events[len(rec.Events)-1]
+	if res.Reason != Quiescent || res.Time != 26 || s.Now() != 26 || last.T != 26 || s.Pending() != 0 {
+		t.Fatalf("run %+v, now %d, last event %v at %d, %d pending; want quiescent at t=26", res, s.Now(), last.Type, last.T, s.Pending())
+	}
+	// Running on to a later time neither fires the dead timers nor lets the
+	// clock go back when their entries are finally discarded.
+	if res := s.Run(Until{Time: 300}); res.Reason != ReachedTime || s.Now() != 300 {
+		t.Fatalf("run to 300: %+v", res)
+	}
+	must(t, s.Inject(2, 1, msg{N: 100}))
+	if res := s.Run(Until{}); res.Reason != Quiescent || res.Time != 301 || res.Events != 1 {
+		t.Fatalf("after an injected message: %+v, want one delivery at t=301", res)
+	}
+	if s.Step() {
+		t.Fatal("Step found an event in a quiescent run")
+	}
+}
+
+// TestQuiescenceAfterCrashAndDetector checks the other dead entries: the
+// timers a crash discards and the detector transitions that a recovery
+// overtakes. A crash at 10 and a recovery at 20, with a detector delay of
+// 50, leave nothing that would show in the trace after t=20.
+func TestQuiescenceAfterCrashAndDetector(t *testing.T) {
+	mk := func(NodeID) Node {
+		return &fnNode{start: func(ctx Context) {
+			if !Recovered(ctx) {
+				ctx.SetTimer(500, "lease")
+			}
+		}}
+	}
+	s, rec := world(t, []NodeID{1, 2}, DefaultLink, mk, func(c *Config) { c.DetectDelay = 50 })
+	s.At(10, func() { must(t, s.Crash(2)) })
+	s.At(20, func() {
+		must(t, s.Recover(2))
+		s.nodes[s.mustIndexOf(2)].CancelTimer("lease") // the recovered process gave up its lease
+	})
+	s.At(30, func() { s.nodes[s.mustIndexOf(1)].CancelTimer("lease") })
+	res := s.Run(Until{})
+	if res.Reason != Quiescent || s.Now() != 30 || s.Pending() != 0 {
+		t.Fatalf("run %+v, %d pending; want quiescent at t=30", res, s.Pending())
+	}
+	if n := len(of(rec, trace.Suspect)) + len(of(rec, trace.Trust)); n != 0 {
+		t.Fatalf("%d detector events for a crash shorter than the detector delay", n)
+	}
+	// A crash that outlasts the delay is suspected, and trusted again a
+	// delay after its recovery.
+	s.At(40, func() { must(t, s.Crash(1)) })
+	s.At(100, func() { must(t, s.Recover(1)) })
+	res = s.Run(Until{})
+	sus, tru := of(rec, trace.Suspect), of(rec, trace.Trust)
+	if res.Reason != Quiescent || s.Now() != 150 || len(sus) != 1 || sus[0].T != 90 || len(tru) != 1 || tru[0].T != 150 {
+		t.Fatalf("run %+v; suspect %v, trust %v; want suspect at 90, trust at 150", res, sus, tru)
+	}
+}
+
+func (s *Sim) mustIndexOf(id NodeID) int32 {
+	i, ok := s.index(id)
+	if !ok {
+		panic("no process")
+	}
+	return i
+}
+
+// TestDeadCountMatchesQueue drives timers, cancellations, crashes and
+// recoveries at random and checks after every event that the count of dead
+// entries is exactly the number of queued entries that would do nothing.
+func TestDeadCountMatchesQueue(t *testing.T) {
+	var s *Sim
+	r := Stream(9, "test", 0)
+	tags := []string{"a", "b", "c"}
+	ids := []NodeID{1, 2, 3, 4}
+	poke := func(ctx Context) {
+		for range r.IntN(3) {
+			tag := tags[r.IntN(len(tags))]
+			if r.IntN(3) == 0 {
+				ctx.CancelTimer(tag)
+			} else {
+				ctx.SetTimer(Duration(r.IntN(2*nBuckets)), tag)
+			}
+		}
+	}
+	mk := func(NodeID) Node { return &fnNode{start: poke, timer: func(ctx Context, _ string) { poke(ctx) }} }
+	s, _ = world(t, ids, DefaultLink, mk, func(c *Config) { c.DetectDelay = 40 })
+	check := func(when string) {
+		n := 0
+		s.q.each(func(_ Time, e *event) {
+			if s.isDead(e) {
+				n++
+			}
+		})
+		if n != s.dead {
+			t.Fatalf("%s at t=%d: %d dead entries queued, counted %d", when, s.now, n, s.dead)
+		}
+	}
+	for step := 0; step < 3000; step++ {
+		id := ids[r.IntN(len(ids))]
+		switch r.IntN(20) {
+		case 0:
+			if s.Up(id) {
+				must(t, s.Crash(id))
+			}
+		case 1:
+			if !s.Up(id) {
+				must(t, s.Recover(id))
+			}
+		}
+		check("before a step")
+		if !s.Step() {
+			for _, id := range ids {
+				if !s.Up(id) {
+					must(t, s.Recover(id))
+				}
+			}
+		}
+		check("after a step")
+	}
+}

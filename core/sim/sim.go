@@ -86,11 +86,20 @@ type Sim struct {
 	tev       trace.Event
 	tseq      uint64
 
-	crashes  uint32 // crashes so far, in the whole run
-	msgID    uint64
-	timerID  uint64
-	actionID uint64
-	actions  map[uint64]func()
+	crashes uint32 // crashes so far, in the whole run
+	// dead counts the queue entries that will do nothing when their time
+	// comes: cancelled or re-armed timers, timers of a crashed process and
+	// detector transitions overtaken by another crash or recovery. They do
+	// not keep a run from being quiescent.
+	dead int
+	// detectTok holds, per process, the token of its pending detector
+	// transition (0: none); allocated at the first crash.
+	detectTok []uint64
+	detectID  uint64
+	msgID     uint64
+	timerID   uint64
+	actionID  uint64
+	actions   map[uint64]func()
 
 	events  uint64
 	stop    bool
@@ -282,8 +291,9 @@ func (s *Sim) IDs() []NodeID { return s.ids }
 // Has reports whether id is a process of this run.
 func (s *Sim) Has(id NodeID) bool { _, ok := s.index(id); return ok }
 
-// Pending is the number of scheduled events.
-func (s *Sim) Pending() int { return s.q.len() }
+// Pending is the number of scheduled events that will still do something:
+// cancelled timers and other dead entries do not count.
+func (s *Sim) Pending() int { return s.q.len() - s.dead }
 
 // Events is the number of events processed so far.
 func (s *Sim) Events() uint64 { return s.events }
@@ -373,15 +383,24 @@ func (r Result) String() string {
 	return fmt.Sprintf("%s after %d events at t=%d", r.Reason, r.Events, r.Time)
 }
 
-// Run processes events until u is met, the queue empties or a limit is hit.
-// A run that empties the queue reports Quiescent (or ReachedTime when u asks
-// for a later time) even when it also used up MaxEvents exactly.
+// Run processes events until u is met, no live event is left or a limit is
+// hit. A run that runs out of live events reports Quiescent (or ReachedTime
+// when u asks for a later time) even when it also used up MaxEvents exactly,
+// and leaves the clock at the last event that did something: dead entries
+// (cancelled timers and the like) never move it.
 func (s *Sim) Run(u Until) Result {
 	s.running = true
 	s.stop = false
 	defer func() { s.running = false }()
 	start := s.events
 	res := func(r StopReason) Result { return Result{Reason: r, Events: s.events - start, Time: s.now} }
+	limit := Forever
+	if u.Time > 0 {
+		limit = u.Time
+	}
+	if s.cfg.MaxTime > 0 {
+		limit = min(limit, s.cfg.MaxTime)
+	}
 	for {
 		if s.stop {
 			return res(Stopped)
@@ -392,9 +411,10 @@ func (s *Sim) Run(u Until) Result {
 		if u.Events > 0 && s.events-start >= u.Events {
 			return res(EventCount)
 		}
-		at, ok := s.q.peek()
+		at, ok := s.peekLive(limit)
 		if !ok {
 			if u.Time > s.now {
+				s.discardUntil(limit)
 				return res(s.advance(u.Time))
 			}
 			return res(Quiescent)
@@ -413,6 +433,49 @@ func (s *Sim) Run(u Until) Result {
 	}
 }
 
+// peekLive returns the time of the next queue entry, after discarding the
+// dead entries due no later than limit; ok is false when no live entry is
+// left. Discarding moves the clock to a dead entry's time only when a live
+// entry follows it, so the clock still never passes the last live event.
+func (s *Sim) peekLive(limit Time) (at Time, ok bool) {
+	for s.q.len() > s.dead {
+		at, _ = s.q.peek()
+		if s.dead == 0 || at > limit || !s.isDead(s.q.first()) {
+			return at, true
+		}
+		s.discard()
+	}
+	return 0, false
+}
+
+// discardUntil drops the entries due no later than limit, all dead, before
+// the clock is set past them.
+func (s *Sim) discardUntil(limit Time) {
+	for s.q.len() > 0 {
+		if at, _ := s.q.peek(); at > limit {
+			return
+		}
+		s.discard()
+	}
+}
+
+func (s *Sim) discard() {
+	var e event
+	s.now, _ = s.q.pop(&e)
+	s.dead--
+}
+
+// isDead reports whether a queue entry will do nothing when its time comes.
+func (s *Sim) isDead(e *event) bool {
+	switch e.kind {
+	case evTimer:
+		return s.nodes[e.to].timers[e.tag] != e.aux
+	case evDetect:
+		return s.detectTok[e.to] != e.aux
+	}
+	return false
+}
+
 // advance moves the clock to t with no event to run before it, stopping at
 // MaxTime.
 func (s *Sim) advance(t Time) StopReason {
@@ -424,16 +487,17 @@ func (s *Sim) advance(t Time) StopReason {
 	return ReachedTime
 }
 
-// Step processes the next event, ignoring the run limits; it returns false
-// when there is none.
+// Step processes the next live event, ignoring the run limits; it returns
+// false when there is none.
 func (s *Sim) Step() bool {
-	if s.q.len() == 0 {
+	if _, ok := s.peekLive(Forever); !ok {
 		return false
 	}
 	s.step()
 	return true
 }
 
+// step processes the next queue entry, which peekLive found live.
 func (s *Sim) step() {
 	var e event
 	s.now, _ = s.q.pop(&e)
@@ -501,9 +565,6 @@ func (s *Sim) deliver(e *event) {
 
 func (s *Sim) fire(e *event) {
 	rt := &s.nodes[e.to]
-	if !s.alive(e.to, e.gen) || rt.timers[e.tag] != e.aux {
-		return
-	}
 	delete(rt.timers, e.tag)
 	if s.tracing() {
 		ev := s.begin(trace.Timer, e.to)
@@ -516,21 +577,44 @@ func (s *Sim) fire(e *event) {
 	rt.node.Timer(rt, e.tag)
 }
 
-// Detector events: aux says which transition was scheduled.
+// Detector transitions: aux is the token, gen says which way.
 const (
 	detectTrust   = 0
 	detectSuspect = 1
 )
 
-// detect applies a detector transition scheduled DetectDelay after a crash
-// or a recovery, if the node stayed in that condition all along.
-func (s *Sim) detect(e *event) {
-	rt := &s.nodes[e.to]
-	down := e.aux == detectSuspect
-	if rt.crashed != e.gen || rt.up == down || s.suspects[e.to] == down {
+// scheduleDetect schedules the detector's view of process i to become down
+// (suspected) or up DetectDelay from now, replacing the transition still
+// pending from an earlier crash or recovery, if any: that one is now dead.
+// Nothing is scheduled when the view already is what it would become.
+func (s *Sim) scheduleDetect(i int32, down bool) {
+	if s.detectTok == nil {
+		s.detectTok = make([]uint64, len(s.nodes))
+	}
+	if s.detectTok[i] != 0 {
+		s.detectTok[i] = 0
+		s.dead++
+	}
+	if s.suspects[i] == down {
 		return
 	}
+	s.detectID++
+	s.detectTok[i] = s.detectID
+	gen := uint32(detectTrust)
+	if down {
+		gen = detectSuspect
+	}
+	s.push(s.now+s.cfg.DetectDelay, &event{kind: evDetect, to: i, aux: s.detectID, gen: gen})
+}
+
+// detect applies a detector transition scheduled DetectDelay after a crash
+// or a recovery: the process stayed in that condition all along, or the
+// transition would have been replaced.
+func (s *Sim) detect(e *event) {
+	s.detectTok[e.to] = 0
+	down := e.gen == detectSuspect
 	s.suspects[e.to] = down
+	rt := &s.nodes[e.to]
 	if down {
 		s.nSuspect++
 	} else {
