@@ -11,6 +11,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"syscall/js"
 
@@ -83,6 +84,9 @@ type app struct {
 }
 
 func startUI() {
+	// Reading and indexing a long trace allocates a lot, and every
+	// collection stops the page: collect less often, with memory to spare.
+	debug.SetGCPercent(400)
 	window = dom.GetWindow()
 	doc = window.Document()
 	body = doc.(dom.HTMLDocument).Body()

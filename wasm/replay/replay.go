@@ -105,8 +105,13 @@ func New(w *trace.World, k int) *Replay {
 	for _, id := range w.Header.IDs {
 		r.node(id)
 	}
-	sendAt := map[uint64]int{} // message id -> send index
-	ends := map[uint64][]int{} // message id -> its deliver and drop indexes
+	// Message ids are dense from 1 in a kernel's trace, so slices indexed
+	// by id do the work of maps at a fraction of the cost (this runs in
+	// WebAssembly on every result); ids far apart fall back to a map.
+	sendAt := newIDTable(n)     // message id -> send index
+	endHead := make([]int32, n) // send index -> its first deliver or drop
+	endNext := make([]int32, n) // deliver or drop index -> the next one of the same send
+	endTail := make([]int32, n) // send index -> its last deliver or drop
 	kinds := map[string]*KindStat{}
 	keySeen := map[string]bool{}
 	kind := func(k string) *KindStat {
@@ -117,20 +122,30 @@ func New(w *trace.World, k int) *Replay {
 		}
 		return s
 	}
+	lastID, lastPos := 0, -1
 	for i := range w.Events {
 		e := &w.Events[i]
 		r.nodeOf[i], r.sendOf[i], r.recvOf[i], r.firstFlight[i], r.endFlight[i] = -1, -1, -1, -1, -1
+		endHead[i], endNext[i], endTail[i] = -1, -1, -1
 		if e.Node != trace.NoNode {
-			r.nodeOf[i] = int32(r.node(e.Node))
+			if e.Node != lastID || lastPos < 0 {
+				lastID, lastPos = e.Node, r.node(e.Node)
+			}
+			r.nodeOf[i] = int32(lastPos)
 		}
 		switch e.Type {
 		case trace.Send:
-			sendAt[e.MsgID] = i
+			sendAt.set(e.MsgID, int32(i))
 			kind(e.Kind).Sent++
 		case trace.Deliver, trace.Drop:
-			if s, ok := sendAt[e.MsgID]; ok {
-				r.sendOf[i] = int32(s)
-				ends[e.MsgID] = append(ends[e.MsgID], i)
+			if s, ok := sendAt.get(e.MsgID); ok {
+				r.sendOf[i] = s
+				if endTail[s] < 0 {
+					endHead[s] = int32(i)
+				} else {
+					endNext[endTail[s]] = int32(i)
+				}
+				endTail[s] = int32(i)
 			}
 			if e.Type == trace.Deliver {
 				r.recvOf[i] = r.sendOf[i]
@@ -149,18 +164,20 @@ func New(w *trace.World, k int) *Replay {
 	}
 	for i := range w.Events {
 		e := &w.Events[i]
-		if e.Type != trace.Send || sendAt[e.MsgID] != i {
+		if e.Type != trace.Send {
 			continue
+		}
+		if s, _ := sendAt.get(e.MsgID); s != int32(i) {
+			continue // a later send reused the id: its deliveries are its own
 		}
 		r.firstFlight[i] = int32(len(r.Flights))
 		f := Flight{Send: i, End: -1, From: e.From, To: e.To, Kind: e.Kind}
-		if es := ends[e.MsgID]; len(es) > 0 {
-			for _, end := range es {
-				f.End, f.Dropped = end, w.Events[end].Type == trace.Drop
-				r.endFlight[end] = int32(len(r.Flights))
-				r.Flights = append(r.Flights, f)
-			}
-		} else {
+		if endHead[i] < 0 {
+			r.Flights = append(r.Flights, f)
+		}
+		for end := endHead[i]; end >= 0; end = endNext[end] {
+			f.End, f.Dropped = int(end), w.Events[end].Type == trace.Drop
+			r.endFlight[end] = int32(len(r.Flights))
 			r.Flights = append(r.Flights, f)
 		}
 	}
@@ -170,6 +187,40 @@ func New(w *trace.World, k int) *Replay {
 	sort.Slice(r.Kinds, func(a, b int) bool { return r.Kinds[a].Kind < r.Kinds[b].Kind })
 	r.buildSnapshots()
 	return r
+}
+
+// idTable maps message ids to event indexes: a slice for the dense ids a
+// kernel hands out, a map for any others.
+type idTable struct {
+	dense  []int32 // by id; -1: none
+	sparse map[uint64]int32
+}
+
+func newIDTable(events int) *idTable {
+	t := &idTable{dense: make([]int32, events+64)}
+	for i := range t.dense {
+		t.dense[i] = -1
+	}
+	return t
+}
+
+func (t *idTable) set(id uint64, v int32) {
+	if id < uint64(len(t.dense)) {
+		t.dense[id] = v
+		return
+	}
+	if t.sparse == nil {
+		t.sparse = map[uint64]int32{}
+	}
+	t.sparse[id] = v
+}
+
+func (t *idTable) get(id uint64) (int32, bool) {
+	if id < uint64(len(t.dense)) {
+		return t.dense[id], t.dense[id] >= 0
+	}
+	v, ok := t.sparse[id]
+	return v, ok
 }
 
 func (r *Replay) node(id int) int {

@@ -149,9 +149,14 @@ func New(r *replay.Replay) *Diagram {
 		}
 	}
 	for _, f := range r.Flights {
-		from, _ := r.Pos(f.From)
-		to, ok := r.Pos(f.To)
-		if !ok { // sent to no such process
+		// A send happens at its sender, a delivery at its receiver; only
+		// drops need the receiver looked up.
+		from, to := r.NodeOf(f.Send), 0
+		if f.End >= 0 && !f.Dropped {
+			to = r.NodeOf(f.End)
+		} else if p, ok := r.Pos(f.To); ok {
+			to = p
+		} else { // sent to no such process
 			to = from
 		}
 		a := arrow{send: f.Send, end: f.End, from: from, to: to, t0: r.Events[f.Send].T, dropped: f.Dropped}
