@@ -6,6 +6,11 @@ package main
 // labelled with their ids, coloured by their state at the cursor, with the
 // messages in flight moving along the links. In fork mode a click on a
 // process crashes or recovers it, a click on a link cuts it.
+//
+// Every call into JavaScript costs, so the view is built with few: all
+// links are one path (their arrowheads another), a process is a clone of a
+// template, its tooltip is made when the pointer rests on it, and links are
+// found under the pointer by arithmetic rather than by DOM hit testing.
 
 import (
 	"fmt"
@@ -27,23 +32,34 @@ type topoView struct {
 	a      *app
 	root   dom.Element
 	nodes  []js.Value // <g> per process, by position
-	titles []js.Value
-	tips   []string // the titles' text
 	class  []string
 	dots   []js.Value
-	shown  int // dots visible
+	shown  int      // dots visible
+	msgs   js.Value // <g> of the dots
+	hot    js.Value // the link under the pointer in fork mode
+	tip    js.Value
 	radius float64
 }
 
 func newTopoView(a *app, root dom.Element) *topoView {
 	t := &topoView{a: a, root: root}
-	on(root.Underlying(), "click", func(ev js.Value) { t.click(ev.Get("target")) })
-	on(root.Underlying(), "keydown", func(ev js.Value) {
+	t.tip = el("div", "tip", "").Underlying()
+	t.tip.Set("hidden", true)
+	root.Underlying().Get("parentNode").Call("appendChild", t.tip)
+	r := root.Underlying()
+	on(r, "click", func(ev js.Value) { t.click(ev) })
+	on(r, "keydown", func(ev js.Value) {
 		if k := ev.Get("key").String(); k == "Enter" || k == " " {
 			ev.Call("preventDefault")
-			t.click(ev.Get("target"))
+			t.click(ev)
 		}
 	})
+	on(r, "pointermove", func(ev js.Value) { t.hover(ev) })
+	on(r, "pointerleave", func(js.Value) {
+		t.tip.Set("hidden", true)
+		t.hot.Call("setAttribute", "d", "")
+	})
+	t.reset()
 	return t
 }
 
@@ -52,69 +68,66 @@ func (t *topoView) point(p int) (float64, float64) {
 	return q.X * 100, q.Y * 100
 }
 
+func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+
 // reset draws the current world's processes and links.
 func (t *topoView) reset() {
 	empty(t.root)
-	t.nodes, t.titles, t.tips, t.class, t.dots, t.shown = nil, nil, nil, nil, nil, 0
+	t.nodes, t.class, t.dots, t.shown = nil, nil, nil, 0
+	root := t.root.Underlying()
+	add := func(e js.Value) js.Value { root.Call("appendChild", e); return e }
+	t.hot = add(rawSVG("path", "class", "edge-hot"))
 	a := t.a
 	if a.r == nil {
+		t.msgs = add(rawSVG("g", "class", "msgs"))
 		return
 	}
 	n := len(a.r.Nodes)
 	t.radius = math.Max(1.2, math.Min(6, 30/math.Sqrt(float64(max(n, 1)))))
 	r := t.radius
-	defs := svg("defs")
-	marker := svg("marker", "id", "topo-arrow", "viewBox", "0 0 10 10", "refX", "10", "refY", "5",
-		"markerWidth", "4", "markerHeight", "4", "orient", "auto-start-reverse")
-	marker.AppendChild(svg("path", "d", "M0 0L10 5L0 10z", "class", "edge-head"))
-	defs.AppendChild(marker)
-	t.root.AppendChild(defs)
-
-	edges := svg("g", "class", "edges")
+	var lines, heads strings.Builder
 	for _, e := range a.lay.Edges {
 		x0, y0 := t.point(e.A)
 		x1, y1 := t.point(e.B)
 		// end the line at the circles' rims, so arrowheads show
 		dx, dy := x1-x0, y1-y0
 		l := math.Max(math.Hypot(dx, dy), 1e-9)
-		sx, sy, ex, ey := x0+dx/l*r, y0+dy/l*r, x1-dx/l*r, y1-dy/l*r
-		attrs := []string{"x1", f1(sx), "y1", f1(sy), "x2", f1(ex), "y2", f1(ey), "class", "edge"}
+		ux, uy := dx/l, dy/l
+		ex, ey := x1-ux*r, y1-uy*r
+		fmt.Fprintf(&lines, "M%.1f %.1fL%.1f %.1f", x0+ux*r, y0+uy*r, ex, ey)
 		if e.Directed {
-			attrs = append(attrs, "marker-end", "url(#topo-arrow)")
+			const size, half = 2.4, 1.1
+			bx, by := ex-ux*size, ey-uy*size
+			fmt.Fprintf(&heads, "M%.1f %.1fL%.1f %.1fL%.1f %.1fZ", ex, ey, bx-uy*half, by+ux*half, bx+uy*half, by-ux*half)
 		}
-		edges.AppendChild(svg("line", attrs...))
-		idA, idB := itoa(a.r.Nodes[e.A]), itoa(a.r.Nodes[e.B])
-		edges.AppendChild(svg("line", "x1", f1(x0), "y1", f1(y0), "x2", f1(x1), "y2", f1(y1), "class", "edge-hit",
-			"data-a", idA, "data-b", idB))
 	}
-	t.root.AppendChild(edges)
+	// under the hot link, so the highlight shows on top
+	root.Call("insertBefore", rawSVG("path", "class", "edge", "d", lines.String()), t.hot)
+	root.Call("insertBefore", rawSVG("path", "class", "edge-head", "d", heads.String()), t.hot)
 
-	group := svg("g", "class", "nodes")
-	font := f1(math.Max(r*0.95, 1))
+	group := add(rawSVG("g", "class", "nodes"))
+	tmpl := rawSVG("g", "class", "node", "tabindex", "0", "role", "button")
+	tmpl.Call("appendChild", rawSVG("circle", "r", f1(r)))
+	if r >= 1.8 {
+		tmpl.Call("appendChild", rawSVG("text", "text-anchor", "middle", "dominant-baseline", "central",
+			"font-size", f1(math.Max(r*0.95, 1))))
+	}
 	for p, id := range a.r.Nodes {
 		x, y := t.point(p)
-		g := svg("g", "class", "node", "data-id", itoa(id), "tabindex", "0", "role", "button",
-			"transform", "translate("+f1(x)+" "+f1(y)+")")
-		g.AppendChild(svg("circle", "r", f1(r)))
+		g := tmpl.Call("cloneNode", true)
+		g.Call("setAttribute", "data-id", itoa(id))
+		g.Call("setAttribute", "transform", "translate("+f1(x)+" "+f1(y)+")")
+		g.Call("setAttribute", "aria-label", "process "+itoa(id))
 		if r >= 1.8 {
-			label := svg("text", "text-anchor", "middle", "dominant-baseline", "central", "font-size", font)
-			label.SetTextContent(itoa(id))
-			g.AppendChild(label)
+			g.Get("lastChild").Set("textContent", itoa(id))
 		}
-		title := svg("title")
-		g.AppendChild(title)
-		group.AppendChild(g)
-		t.nodes = append(t.nodes, g.Underlying())
-		t.titles = append(t.titles, title.Underlying())
-		t.tips = append(t.tips, "")
-		t.class = append(t.class, "")
+		group.Call("appendChild", g)
+		t.nodes = append(t.nodes, g)
+		t.class = append(t.class, "node")
 	}
-	t.root.AppendChild(group)
 	// messages go over the processes: on a dense ring the links are short
-	t.root.AppendChild(svg("g", "class", "msgs"))
+	t.msgs = add(rawSVG("g", "class", "msgs"))
 }
-
-func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
 // update colours the processes for view v and places the messages.
 func (t *topoView) update(v *replay.View) {
@@ -129,10 +142,6 @@ func (t *topoView) update(v *replay.View) {
 		if class != t.class[p] {
 			t.class[p] = class
 			t.nodes[p].Call("setAttribute", "class", class)
-		}
-		if tip := t.describe(p, v); tip != t.tips[p] {
-			t.tips[p] = tip
-			t.titles[p].Set("textContent", tip)
 		}
 	}
 	t.moveMessages(v)
@@ -166,10 +175,8 @@ func (t *topoView) moveMessages(v *replay.View) {
 	if a.r == nil {
 		return
 	}
-	layer := t.root.Underlying().Call("querySelector", "g.msgs")
-	flights := v.InFlight()
 	shown := 0
-	for _, f := range flights {
+	for _, f := range v.InFlight() {
 		if shown == maxDots {
 			break
 		}
@@ -190,7 +197,7 @@ func (t *topoView) moveMessages(v *replay.View) {
 		x1, y1 := t.point(pb)
 		if shown == len(t.dots) {
 			d := rawSVG("circle", "r", f1(math.Max(t.radius*0.35, 0.6)))
-			layer.Call("appendChild", d)
+			t.msgs.Call("appendChild", d)
 			t.dots = append(t.dots, d)
 		}
 		d := t.dots[shown]
@@ -206,14 +213,86 @@ func (t *topoView) moveMessages(v *replay.View) {
 	t.shown = shown
 }
 
-// click handles a click (or Enter) on the view: in fork mode it intervenes,
-// otherwise a process click filters the log to that process.
-func (t *topoView) click(target js.Value) {
+// local converts a pointer event's position to the view box (0..100 on
+// the shorter side, centred, as preserveAspectRatio="xMidYMid meet" does).
+func (t *topoView) local(ev js.Value) (float64, float64) {
+	b := t.root.Underlying().Call("getBoundingClientRect")
+	w, h := b.Get("width").Float(), b.Get("height").Float()
+	s := math.Min(w, h) / 100
+	if s <= 0 {
+		return -1, -1
+	}
+	x := ev.Get("clientX").Float() - b.Get("left").Float() - (w-100*s)/2
+	y := ev.Get("clientY").Float() - b.Get("top").Float() - (h-100*s)/2
+	return x / s, y / s
+}
+
+// linkAt finds the link within reach of (x, y) in view box units.
+func (t *topoView) linkAt(x, y float64) (int, bool) {
+	best, bestD := -1, 2.0
+	for k, e := range t.a.lay.Edges {
+		x0, y0 := t.point(e.A)
+		x1, y1 := t.point(e.B)
+		if d := segDist(x, y, x0, y0, x1, y1); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best, best >= 0
+}
+
+// segDist is the distance from (px, py) to the segment (x0, y0)-(x1, y1).
+func segDist(px, py, x0, y0, x1, y1 float64) float64 {
+	dx, dy := x1-x0, y1-y0
+	l2 := dx*dx + dy*dy
+	k := 0.0
+	if l2 > 0 {
+		k = math.Max(0, math.Min(1, ((px-x0)*dx+(py-y0)*dy)/l2))
+	}
+	return math.Hypot(px-(x0+k*dx), py-(y0+k*dy))
+}
+
+// hover shows a process's state under the pointer, and in fork mode the
+// link a click would cut.
+func (t *topoView) hover(ev js.Value) {
 	a := t.a
-	if a.r == nil || !target.Truthy() {
+	if a.r == nil {
 		return
 	}
-	if g := target.Call("closest", "g.node"); g.Truthy() {
+	if g := ev.Get("target").Call("closest", "g.node"); g.Truthy() {
+		var id int
+		fmt.Sscan(g.Call("getAttribute", "data-id").String(), &id)
+		if p, ok := a.r.Pos(id); ok {
+			t.tip.Set("textContent", t.describe(p, a.r.At(a.cursor)))
+			t.tip.Set("hidden", false)
+			box := t.root.Underlying().Get("parentNode").Call("getBoundingClientRect")
+			st := t.tip.Get("style")
+			st.Set("left", f1(ev.Get("clientX").Float()-box.Get("left").Float()+12)+"px")
+			st.Set("top", f1(ev.Get("clientY").Float()-box.Get("top").Float()+12)+"px")
+		}
+		t.hot.Call("setAttribute", "d", "")
+		return
+	}
+	t.tip.Set("hidden", true)
+	d := ""
+	if a.forking {
+		if k, ok := t.linkAt(t.local(ev)); ok {
+			e := a.lay.Edges[k]
+			x0, y0 := t.point(e.A)
+			x1, y1 := t.point(e.B)
+			d = fmt.Sprintf("M%.1f %.1fL%.1f %.1f", x0, y0, x1, y1)
+		}
+	}
+	t.hot.Call("setAttribute", "d", d)
+}
+
+// click handles a click (or Enter) on the view: in fork mode it intervenes,
+// otherwise a process click filters the log to that process.
+func (t *topoView) click(ev js.Value) {
+	a := t.a
+	if a.r == nil {
+		return
+	}
+	if g := ev.Get("target").Call("closest", "g.node"); g.Truthy() {
 		var id int
 		fmt.Sscan(g.Call("getAttribute", "data-id").String(), &id)
 		if !a.forking {
@@ -228,7 +307,11 @@ func (t *topoView) click(target js.Value) {
 		}
 		return
 	}
-	if target.Get("classList").Call("contains", "edge-hit").Bool() && a.forking {
-		a.intervene(fmt.Sprintf("cut={%s, %s}", target.Call("getAttribute", "data-a").String(), target.Call("getAttribute", "data-b").String()))
+	if !a.forking || ev.Get("clientX").IsUndefined() {
+		return
+	}
+	if k, ok := t.linkAt(t.local(ev)); ok {
+		e := a.lay.Edges[k]
+		a.intervene(fmt.Sprintf("cut={%d, %d}", a.r.Nodes[e.A], a.r.Nodes[e.B]))
 	}
 }
