@@ -170,10 +170,28 @@ test("fork from here: crashing a process reruns the scenario with the interventi
   await page.selectOption("#log-type", "log");
   assert.ok((await page.locator("#log tbody tr:not([hidden]) td.ev").allTextContents()).some((s) => s.includes("sim.intervene: crash 3")));
   assert.equal(await page.locator("#fork").getAttribute("aria-pressed"), "false");
-  // the fork survives a reload: it is in the stored scenario
+
+  // a second fork, by key: cut the link between P2 and P3 where it is drawn
+  await page.locator("#scrubber").fill("5");
+  const cutT = Number((await page.locator("#time").textContent()).match(/^t=(\d+)/)[1]);
+  await page.evaluate(() => document.activeElement.blur()); // keys go to the page, not the scrubber
+  await page.keyboard.press("f");
+  assert.equal(await page.locator("#fork").getAttribute("aria-pressed"), "true");
+  const a = await page.locator('#topology g.node[data-id="2"]').boundingBox();
+  const b = await page.locator('#topology g.node[data-id="3"]').boundingBox();
+  const mx = (a.x + a.width / 2 + b.x + b.width / 2) / 2;
+  const my = (a.y + a.height / 2 + b.y + b.height / 2) / 2;
+  await page.mouse.move(mx, my);
+  assert.notEqual(await page.locator("#topology path.edge-hot").getAttribute("d"), "", "the link to cut is not highlighted");
+  await page.mouse.click(mx, my);
+  await runState(page, "done");
+  const cut = await page.evaluate(() => dsimEditor.getText());
+  assert.equal(cut, `sim.intervene{world=1, t=${cutT}, cut={2, 3}}\n` + text);
+
+  // the forks survive a reload: they are in the stored scenario
   await page.reload();
   await uiReady(page);
-  assert.equal(await page.evaluate(() => dsimEditor.getText()), text);
+  assert.equal(await page.evaluate(() => dsimEditor.getText()), cut);
 });
 
 test("a Lua error marks its line and shows the message", async (t) => {
