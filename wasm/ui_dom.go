@@ -62,10 +62,7 @@ func el(tag, class, text string) dom.Element {
 	return e
 }
 
-// svg makes an SVG element with attributes given as name, value pairs.
-func svg(tag string, attrs ...string) dom.Element { return wrap(rawSVG(tag, attrs...)) }
-
-// rawSVG is svg for the hot paths: the element stays a js.Value.
+// rawSVG makes an SVG element with attributes given as name, value pairs.
 func rawSVG(tag string, attrs ...string) js.Value {
 	e := doc.Underlying().Call("createElementNS", svgNS, tag)
 	for i := 0; i+1 < len(attrs); i += 2 {

@@ -22,6 +22,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"dsim/wasm/layout"
 	"dsim/wasm/replay"
 )
 
@@ -229,26 +230,7 @@ func (t *topoView) local(ev js.Value) (float64, float64) {
 
 // linkAt finds the link within reach of (x, y) in view box units.
 func (t *topoView) linkAt(x, y float64) (int, bool) {
-	best, bestD := -1, 2.0
-	for k, e := range t.a.lay.Edges {
-		x0, y0 := t.point(e.A)
-		x1, y1 := t.point(e.B)
-		if d := segDist(x, y, x0, y0, x1, y1); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best, best >= 0
-}
-
-// segDist is the distance from (px, py) to the segment (x0, y0)-(x1, y1).
-func segDist(px, py, x0, y0, x1, y1 float64) float64 {
-	dx, dy := x1-x0, y1-y0
-	l2 := dx*dx + dy*dy
-	k := 0.0
-	if l2 > 0 {
-		k = math.Max(0, math.Min(1, ((px-x0)*dx+(py-y0)*dy)/l2))
-	}
-	return math.Hypot(px-(x0+k*dx), py-(y0+k*dy))
+	return t.a.lay.LinkAt(layout.Point{X: x / 100, Y: y / 100}, 0.02)
 }
 
 // hover shows a process's state under the pointer, and in fork mode the

@@ -245,3 +245,28 @@ func edges(h *trace.Header, pos map[int]int) []Edge {
 	}
 	return out
 }
+
+// SegmentDistance is the distance from (px, py) to the segment from
+// (x0, y0) to (x1, y1).
+func SegmentDistance(px, py, x0, y0, x1, y1 float64) float64 {
+	dx, dy := x1-x0, y1-y0
+	l2 := dx*dx + dy*dy
+	k := 0.0
+	if l2 > 0 {
+		k = math.Max(0, math.Min(1, ((px-x0)*dx+(py-y0)*dy)/l2))
+	}
+	return math.Hypot(px-(x0+k*dx), py-(y0+k*dy))
+}
+
+// LinkAt finds the link passing closest to p, within reach (both in the
+// unit square's coordinates).
+func (l *Layout) LinkAt(p Point, reach float64) (int, bool) {
+	best, bestD := -1, reach
+	for k, e := range l.Edges {
+		a, b := l.Pos[e.A], l.Pos[e.B]
+		if d := SegmentDistance(p.X, p.Y, a.X, a.Y, b.X, b.Y); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best, best >= 0
+}

@@ -138,3 +138,31 @@ func TestExtraProcessesFallBackToCircle(t *testing.T) {
 		t.Errorf("positions %v", l.Pos)
 	}
 }
+
+func TestLinkAt(t *testing.T) {
+	h := &trace.Header{Topology: "line", IDs: ids(3), Adj: [][]int{{2}, {1, 3}, {2}}}
+	l := New(h, h.IDs)
+	// the line runs along y=0.5: 1 at x=0.1, 2 at 0.5, 3 at 0.9
+	cases := []struct {
+		p    Point
+		want int
+		ok   bool
+	}{
+		{Point{0.3, 0.51}, 0, true},
+		{Point{0.7, 0.49}, 1, true},
+		{Point{0.3, 0.6}, 0, false}, // out of reach
+		{Point{0.95, 0.5}, 1, true}, // past the end, within reach of it
+	}
+	for _, c := range cases {
+		got, ok := l.LinkAt(c.p, 0.06)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("LinkAt(%v) = %d %v, want %d %v", c.p, got, ok, c.want, c.ok)
+		}
+	}
+	if d := SegmentDistance(0, 1, -1, 0, 1, 0); d != 1 {
+		t.Errorf("distance to the middle of a segment: %g", d)
+	}
+	if d := SegmentDistance(4, 4, 0, 0, 1, 0); math.Abs(d-5) > 1e-12 {
+		t.Errorf("distance to an end: %g", d)
+	}
+}

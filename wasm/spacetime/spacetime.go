@@ -18,6 +18,7 @@ import (
 	"strconv"
 
 	"dsim/core/trace"
+	"dsim/wasm/layout"
 	"dsim/wasm/replay"
 )
 
@@ -584,22 +585,12 @@ func (d *Diagram) Hit(v *Viewport, x, y float64) (int, bool) {
 		if a.end < 0 || a.dropped {
 			continue
 		}
-		dist := segDist(x, y, v.X(float64(a.t0)), v.Y(a.from), v.X(float64(a.t1)), v.Y(a.to))
+		dist := layout.SegmentDistance(x, y, v.X(float64(a.t0)), v.Y(a.from), v.X(float64(a.t1)), v.Y(a.to))
 		if dist <= bestD {
 			best, bestD = a.end, dist
 		}
 	}
 	return best, best >= 0
-}
-
-func segDist(px, py, x0, y0, x1, y1 float64) float64 {
-	dx, dy := x1-x0, y1-y0
-	l2 := dx*dx + dy*dy
-	t := 0.0
-	if l2 > 0 {
-		t = math.Max(0, math.Min(1, ((px-x0)*dx+(py-y0)*dy)/l2))
-	}
-	return math.Hypot(px-(x0+t*dx), py-(y0+t*dy))
 }
 
 // RowsHeight is the height all rows take.
