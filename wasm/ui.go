@@ -72,6 +72,9 @@ type app struct {
 	diagram *diagramView
 	log     *logView
 	states  stateTable
+	// stateAll shows every process in the state table, not the first
+	// maxStateRows.
+	stateAll bool
 
 	el struct {
 		run, stop, play, pause, step, back, fork dom.Element
@@ -511,6 +514,7 @@ func (a *app) showWorld(i int, then func()) {
 		return
 	}
 	a.world = i
+	a.stateAll = false
 	setValue(a.el.world, itoa(i))
 	var r *replay.Replay
 	var dia *spacetime.Diagram

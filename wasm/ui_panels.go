@@ -16,9 +16,9 @@ import (
 	"dsim/wasm/replay"
 )
 
-// maxStateRows bounds the node state table; a world of thousands of
-// processes is better read in the log.
-const maxStateRows = 300
+// maxStateRows bounds the node state table until the user asks for all
+// the rows: a world of many processes is better read in the log.
+const maxStateRows = 64
 
 // display turns a state value's JSON text into what a reader expects: a
 // string without its quotes, anything else as JSON.
@@ -116,32 +116,46 @@ func (a *app) resetState() {
 	thead.AppendChild(head)
 	table.AppendChild(thead)
 	body := el("tbody", "", "").Underlying()
-	for p, id := range a.r.Nodes {
-		if p == maxStateRows {
-			tr := el("tr", "", "")
-			td := el("td", "more", fmt.Sprintf("… and %d more processes", len(a.r.Nodes)-p))
-			td.SetAttribute("colspan", itoa(len(keys)+2))
-			tr.AppendChild(td)
-			body.Call("appendChild", tr.Underlying())
-			break
-		}
-		tr := el("tr", "", "").Underlying()
+	// rows are clones of a template: one call makes a row and its cells
+	tmpl := el("tr", "", "").Underlying()
+	tmpl.Call("appendChild", el("td", "pid", "").Underlying())
+	tmpl.Call("appendChild", el("td", "status", "").Underlying())
+	for range keys {
+		tmpl.Call("appendChild", el("td", "", "").Underlying())
+	}
+	rows := len(a.r.Nodes)
+	if !a.stateAll {
+		rows = min(rows, maxStateRows)
+	}
+	for _, id := range a.r.Nodes[:rows] {
+		tr := tmpl.Call("cloneNode", true)
 		tr.Call("setAttribute", "data-id", itoa(id))
-		tr.Call("appendChild", el("td", "pid", "P"+itoa(id)).Underlying())
-		cells := make([]js.Value, len(keys)+1)
-		for k := range cells {
-			cls := ""
-			if k == 0 {
-				cls = "status"
-			}
-			cells[k] = el("td", cls, "").Underlying()
-			tr.Call("appendChild", cells[k])
+		cells := tr.Get("cells")
+		cells.Index(0).Set("textContent", "P"+itoa(id))
+		row := make([]js.Value, len(keys)+1)
+		for k := range row {
+			row[k] = cells.Index(k + 1)
 		}
 		body.Call("appendChild", tr)
 		t.rows = append(t.rows, tr)
-		t.cells = append(t.cells, cells)
-		t.text = append(t.text, make([]string, len(cells)))
+		t.cells = append(t.cells, row)
+		t.text = append(t.text, make([]string, len(row)))
 		t.class = append(t.class, "")
+	}
+	if more := len(a.r.Nodes) - rows; more > 0 {
+		tr := el("tr", "", "")
+		td := el("td", "more", fmt.Sprintf("… and %d more processes ", more))
+		td.SetAttribute("colspan", itoa(len(keys)+2))
+		all := el("button", "", "show all")
+		all.SetAttribute("type", "button")
+		onClick(all, func() {
+			a.stateAll = true
+			a.resetState()
+			a.renderState(a.r.At(a.cursor))
+		})
+		td.AppendChild(all)
+		tr.AppendChild(td)
+		body.Call("appendChild", tr.Underlying())
 	}
 	table.Underlying().Call("appendChild", body)
 	box.AppendChild(table)
