@@ -32,6 +32,8 @@ const (
 	// snapshotEvery is the replay's snapshot interval: seeking replays at
 	// most this many events.
 	snapshotEvery = 512
+	// nodesPerStep is how many processes the topology draws per task.
+	nodesPerStep = 60
 )
 
 // fallbackScenario is the editor's text when nothing is stored and no
@@ -88,8 +90,9 @@ type app struct {
 
 func startUI() {
 	// Reading and indexing a long trace allocates a lot, and every
-	// collection stops the page: collect less often, with memory to spare.
-	debug.SetGCPercent(400)
+	// collection stops the page: collect less often, but not past 1 GiB.
+	debug.SetGCPercent(300)
+	debug.SetMemoryLimit(1 << 30)
 	window = dom.GetWindow()
 	doc = window.Document()
 	body = doc.(dom.HTMLDocument).Body()
@@ -522,35 +525,41 @@ func (a *app) showWorld(i int, then func()) {
 	// the browser tests read to report where the time goes.
 	steps := []struct {
 		name string
-		do   func()
+		do   func() bool // true: call again, there is more to do
 	}{
-		{"index the trace", func() { r = replay.New(&a.worlds[i], snapshotEvery) }},
-		{"index the diagram", func() {
+		{"index the trace", func() bool {
+			r = replay.New(&a.worlds[i], snapshotEvery)
+			return false
+		}},
+		{"index the diagram", func() bool {
 			dia = spacetime.New(r)
 			a.lay = layout.New(&r.Header, r.Nodes)
-		}},
-		{"draw the topology", func() {
 			a.r, a.dia = r, dia
 			a.topo.reset()
+			return false
 		}},
-		{"fill the log and panels", func() {
+		{"draw the topology", func() bool { return a.topo.addNodes(nodesPerStep) }},
+		{"fill the log and panels", func() bool {
 			a.diagram.reset()
 			a.log.reset()
 			a.resetState()
 			a.renderStats()
+			return false
 		}},
-		{"show the end of the run", func() {
+		{"show the end of the run", func() bool {
 			a.loading = false
 			a.enableTimeline(true)
 			n := len(a.r.Events)
 			a.el.scrubber.SetAttribute("max", itoa(n))
 			a.setCursor(n)
+			return false
 		}},
-		{"draw the diagram", func() {
+		{"draw the diagram", func() bool {
 			a.diagram.draw() // if no frame came since: the run is shown when it is done
 			if then != nil {
 				then()
 			}
+			return false
 		}},
 	}
 	var next func(k int)
@@ -559,9 +568,11 @@ func (a *app) showWorld(i int, then func()) {
 			return // another world or run took over
 		}
 		start := now()
-		steps[k].do()
+		more := steps[k].do()
 		measure(steps[k].name, start)
-		if k+1 < len(steps) {
+		if more {
+			afterFrame(func() { next(k) })
+		} else if k+1 < len(steps) {
 			afterFrame(func() { next(k + 1) })
 		}
 	}

@@ -37,6 +37,8 @@ type topoView struct {
 	dots   []js.Value
 	shown  int      // dots visible
 	msgs   js.Value // <g> of the dots
+	group  js.Value // <g> of the processes
+	tmpl   js.Value // a process, to clone
 	hot    js.Value // the link under the pointer in fork mode
 	tip    js.Value
 	radius float64
@@ -71,7 +73,7 @@ func (t *topoView) point(p int) (float64, float64) {
 
 func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
-// reset draws the current world's processes and links.
+// reset draws the current world's links; addNodes draws its processes.
 func (t *topoView) reset() {
 	empty(t.root)
 	t.nodes, t.class, t.dots, t.shown = nil, nil, nil, 0
@@ -106,28 +108,40 @@ func (t *topoView) reset() {
 	root.Call("insertBefore", rawSVG("path", "class", "edge", "d", lines.String()), t.hot)
 	root.Call("insertBefore", rawSVG("path", "class", "edge-head", "d", heads.String()), t.hot)
 
-	group := add(rawSVG("g", "class", "nodes"))
-	tmpl := rawSVG("g", "class", "node", "tabindex", "0", "role", "button")
-	tmpl.Call("appendChild", rawSVG("circle", "r", f1(r)))
+	t.group = add(rawSVG("g", "class", "nodes"))
+	t.tmpl = rawSVG("g", "class", "node", "tabindex", "0", "role", "button")
+	t.tmpl.Call("appendChild", rawSVG("circle", "r", f1(r)))
 	if r >= 1.8 {
-		tmpl.Call("appendChild", rawSVG("text", "text-anchor", "middle", "dominant-baseline", "central",
+		t.tmpl.Call("appendChild", rawSVG("text", "text-anchor", "middle", "dominant-baseline", "central",
 			"font-size", f1(math.Max(r*0.95, 1))))
-	}
-	for p, id := range a.r.Nodes {
-		x, y := t.point(p)
-		g := tmpl.Call("cloneNode", true)
-		g.Call("setAttribute", "data-id", itoa(id))
-		g.Call("setAttribute", "transform", "translate("+f1(x)+" "+f1(y)+")")
-		g.Call("setAttribute", "aria-label", "process "+itoa(id))
-		if r >= 1.8 {
-			g.Get("lastChild").Set("textContent", itoa(id))
-		}
-		group.Call("appendChild", g)
-		t.nodes = append(t.nodes, g)
-		t.class = append(t.class, "node")
 	}
 	// messages go over the processes: on a dense ring the links are short
 	t.msgs = add(rawSVG("g", "class", "msgs"))
+}
+
+// addNodes draws up to n more processes and reports whether some remain:
+// a world of hundreds of processes is drawn over several tasks.
+func (t *topoView) addNodes(n int) bool {
+	a := t.a
+	if a.r == nil {
+		return false
+	}
+	for k := 0; k < n && len(t.nodes) < len(a.r.Nodes); k++ {
+		p := len(t.nodes)
+		id := a.r.Nodes[p]
+		x, y := t.point(p)
+		g := t.tmpl.Call("cloneNode", true)
+		g.Call("setAttribute", "data-id", itoa(id))
+		g.Call("setAttribute", "transform", "translate("+f1(x)+" "+f1(y)+")")
+		g.Call("setAttribute", "aria-label", "process "+itoa(id))
+		if t.radius >= 1.8 {
+			g.Get("lastChild").Set("textContent", itoa(id))
+		}
+		t.group.Call("appendChild", g)
+		t.nodes = append(t.nodes, g)
+		t.class = append(t.class, "node")
+	}
+	return len(t.nodes) < len(a.r.Nodes)
 }
 
 // update colours the processes for view v and places the messages.
