@@ -539,9 +539,12 @@ func (a *app) showWorld(i int, then func()) {
 			return false
 		}},
 		{"draw the topology", func() bool { return a.topo.addNodes(nodesPerStep) }},
-		{"fill the log and panels", func() bool {
+		{"fill the log", func() bool {
 			a.diagram.reset()
 			a.log.reset()
+			return false
+		}},
+		{"fill the panels", func() bool {
 			a.resetState()
 			a.renderStats()
 			return false
