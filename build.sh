@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The one build script. Usage:
 #
-#   ./build.sh          build the CLI to build/dsim and the playground to build/site, run an example
-#   ./build.sh serve    build, then serve the playground on http://127.0.0.1:8080 (PORT=n to change)
+#   ./build.sh          build the CLI and the playground, run an example with the CLI, then serve
+#                       the playground on http://127.0.0.1:8080 (PORT=n to change; Ctrl-C stops)
+#   ./build.sh build    the same without serving: build/dsim and build/site, and the example run
 #   ./build.sh test     gofmt, go vet, Go tests under Node (js/wasm), browser tests, Go tests natively
 #   ./build.sh bench    the core benchmarks (go test -bench), then `dsim bench` natively and under Node
 #
@@ -85,6 +86,11 @@ build_site() {
 		--log-level=warning --outfile="$out/editor.js"
 	find site -maxdepth 1 -type f \( -name '*.html' -o -name '*.css' -o -name '*.js' -o -name '*.svg' -o -name '*.webmanifest' \) \
 		-not -name editor.js -exec cp {} "$out/" \;
+	# The service worker's cache is named after the content, so a new build
+	# replaces the cached site instead of serving the old one forever.
+	local version
+	version=$(cat "$out"/*.js "$out"/*.html "$out"/*.css "$out/dsim.wasm" | sha256sum | cut -c1-16)
+	sed -i "s/__DSIM_VERSION__/$version/" "$out/sw.js"
 	local raw gz
 	raw=$(wc -c <"$out/dsim.wasm")
 	gz=$(gzip -9 <"$out/dsim.wasm" | wc -c)
@@ -159,20 +165,18 @@ cmd_test() {
 	say "all test steps passed"
 }
 
-cmd_default() {
+cmd_build() {
 	need_go
 	build_cli
 	build_site
 	say "build/dsim run $EXAMPLE"
 	build/dsim run "$EXAMPLE"
 	say "that was the trace of $EXAMPLE; try build/dsim check scripts/examples/*/*.lua, or build/dsim list"
-	say "the playground is in $SITE: ./build.sh serve (or build/dsim serve) serves it on 127.0.0.1"
 }
 
 cmd_serve() {
-	need_go
-	build_cli
-	build_site
+	cmd_build
+	say "serving the playground on http://127.0.0.1:${PORT:-8080}/ (Ctrl-C stops)"
 	exec build/dsim serve --dir "$SITE" --port "${PORT:-8080}"
 }
 
@@ -190,13 +194,13 @@ cmd_bench() {
 }
 
 case "${1:-}" in
-"") cmd_default ;;
-serve) cmd_serve ;;
+"" | serve) cmd_serve ;;
+build) cmd_build ;;
 test) cmd_test ;;
 bench) cmd_bench ;;
--h | --help | help) sed -n '2,9s/^# \{0,1\}//p' "$0" ;;
+-h | --help | help) sed -n '2,10s/^# \{0,1\}//p' "$0" ;;
 *)
-	sed -n '2,9s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,10s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 	;;
 esac
