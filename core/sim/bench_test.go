@@ -93,7 +93,7 @@ func BenchmarkQueue(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := range b.N {
-				now := h[0].at
+				now := h.a[0].at
 				h.pop()
 				seq++
 				h.push(farEvent{at: now + delays[i&(len(delays)-1)], seq: seq})
@@ -105,11 +105,10 @@ func BenchmarkQueue(b *testing.B) {
 			for i := range pending {
 				q.push(delays[i%len(delays)], &event{})
 			}
-			var e event
 			b.ResetTimer()
 			for i := range b.N {
-				now, _ := q.pop(&e)
-				q.push(now+delays[i&(len(delays)-1)], &e)
+				now, e, _ := q.pop()
+				q.push(now+delays[i&(len(delays)-1)], e)
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds()/1e6, "Mevents/s")
 		})

@@ -15,27 +15,49 @@ import (
 // boot makes the node's Node and runs its Start.
 func (rt *nodeRT) boot() {
 	rt.booted = true
-	rt.node = rt.s.cfg.Factory(rt.id)
+	rt.node = rt.s.cfg.Factory(NodeID(rt.id))
 	rt.node.Start(rt)
 }
 
-func (rt *nodeRT) local(t Time) Time {
-	if rt.drift == 0 {
-		return rt.offset + t
+// local reads process i's local clock at true time t.
+func (s *Sim) local(i int32, t Time) Time {
+	if s.clocks == nil {
+		return t
 	}
-	return rt.offset + t + Time(math.Floor(float64(t)*rt.drift))
+	c := &s.clocks[i]
+	if c.drift == 0 {
+		return c.offset + t
+	}
+	return c.offset + t + Time(math.Floor(float64(t)*c.drift))
 }
 
-func (rt *nodeRT) Self() NodeID { return rt.id }
+// forget discards what process i had: its state, its timers (their queue
+// entries are now dead) and its random stream.
+func (s *Sim) forget(i int32) {
+	s.state[i] = nil
+	if s.timers != nil {
+		s.dead += len(s.timers[i])
+		s.timers[i] = nil
+	}
+	if s.rngs != nil {
+		s.rngs[i] = nil
+	}
+}
+
+func (rt *nodeRT) Self() NodeID { return NodeID(rt.id) }
 func (rt *nodeRT) N() int       { return len(rt.s.ids) }
-func (rt *nodeRT) Now() Time    { return rt.local(rt.s.now) }
+func (rt *nodeRT) Now() Time    { return rt.s.local(rt.idx, rt.s.now) }
 
 // Peers and Neighbors share the kernel's slices: callers must not modify
 // them.
 func (rt *nodeRT) Peers() []NodeID {
-	n := len(rt.s.ids)
+	s := rt.s
+	if s.ring2 == nil {
+		s.ring2 = append(append(make([]NodeID, 0, 2*len(s.ids)), s.ids...), s.ids...)
+	}
+	n := len(s.ids)
 	i := int(rt.idx)
-	return rt.s.ring2[i+1 : i+n : i+n]
+	return s.ring2[i+1 : i+n : i+n]
 }
 
 func (rt *nodeRT) Neighbors() []NodeID {
@@ -49,8 +71,8 @@ func (rt *nodeRT) Neighbors() []NodeID {
 
 func (rt *nodeRT) Neighbor(dir int) NodeID {
 	if dir == 1 {
-		rt.hintID, rt.hint = rt.succ, (rt.idx+1)%int32(len(rt.s.ids))+1
-		return rt.succ
+		rt.hintID, rt.hint = rt.succ, rt.succIdx+1
+		return NodeID(rt.succ)
 	}
 	ids := rt.s.ids
 	n := len(ids)
@@ -65,7 +87,7 @@ func (rt *nodeRT) Neighbor(dir int) NodeID {
 	} else if k >= n {
 		k -= n
 	}
-	rt.hintID, rt.hint = ids[k], int32(k)+1
+	rt.hintID, rt.hint = int32(ids[k]), int32(k)+1
 	return ids[k]
 }
 
@@ -74,7 +96,7 @@ func (rt *nodeRT) Send(to NodeID, m Message) {
 		return
 	}
 	j := int32(-1)
-	if rt.hint != 0 && rt.hintID == to {
+	if rt.hint != 0 && NodeID(rt.hintID) == to {
 		j = rt.hint - 1
 	}
 	rt.s.send(rt.idx, to, j, m)
@@ -93,16 +115,18 @@ func (rt *nodeRT) trueDelay(d Duration) Time {
 		return 0
 	}
 	d = min(d, MaxDelay)
-	if rt.drift == 0 {
+	s := rt.s
+	if s.clocks == nil || s.clocks[rt.idx].drift == 0 {
 		return d
 	}
-	now := rt.s.now
-	start := rt.local(now)
-	dt := Time(math.Ceil(float64(d) / (1 + rt.drift)))
-	for dt > 1 && rt.local(now+dt-1)-start >= d {
+	drift := s.clocks[rt.idx].drift
+	now := s.now
+	start := s.local(rt.idx, now)
+	dt := Time(math.Ceil(float64(d) / (1 + drift)))
+	for dt > 1 && s.local(rt.idx, now+dt-1)-start >= d {
 		dt--
 	}
-	for rt.local(now+dt)-start < d {
+	for s.local(rt.idx, now+dt)-start < d {
 		dt++
 	}
 	return dt
@@ -114,70 +138,108 @@ func (rt *nodeRT) SetTimer(d Duration, tag string) {
 	}
 	s := rt.s
 	s.timerID++
-	if rt.timers == nil {
-		rt.timers = map[string]uint64{}
+	if s.timers == nil {
+		s.timers = make([]map[string]uint64, len(s.nodes))
 	}
-	if _, armed := rt.timers[tag]; armed {
+	timers := s.timers[rt.idx]
+	if timers == nil {
+		timers = map[string]uint64{}
+		s.timers[rt.idx] = timers
+	}
+	if _, armed := timers[tag]; armed {
 		s.dead++ // the entry of the timer this one replaces
 	}
-	rt.timers[tag] = s.timerID
-	s.push(s.now+rt.trueDelay(d), &event{kind: evTimer, tag: tag, aux: s.timerID, to: rt.idx, gen: s.crashes})
+	timers[tag] = s.timerID
+	*s.entry(s.now + rt.trueDelay(d)) = event{kind: evTimer, tag: tag, aux: s.timerID, to: rt.idx, gen: s.crashes}
 }
 
 func (rt *nodeRT) CancelTimer(tag string) {
-	if _, armed := rt.timers[tag]; armed {
-		delete(rt.timers, tag)
-		rt.s.dead++
+	s := rt.s
+	if s.timers == nil {
+		return
+	}
+	if _, armed := s.timers[rt.idx][tag]; armed {
+		delete(s.timers[rt.idx], tag)
+		s.dead++
 	}
 }
 
 func (rt *nodeRT) Suspected(id NodeID) bool { return rt.s.suspected(id) }
 
 func (rt *nodeRT) Rand() *rand.Rand {
-	if rt.rng == nil {
-		rt.rng = Stream(rt.s.cfg.Seed, "node", uint64(uint32(rt.id))<<32|uint64(rt.lives))
+	s := rt.s
+	if s.rngs == nil {
+		s.rngs = make([]*rand.Rand, len(s.nodes))
 	}
-	return rt.rng
+	r := s.rngs[rt.idx]
+	if r == nil {
+		r = Stream(s.cfg.Seed, "node", uint64(uint32(rt.id))<<32|uint64(rt.lives))
+		s.rngs[rt.idx] = r
+	}
+	return r
 }
+
+// stateKeys is the room each process gets for its state keys at first:
+// algorithms keep a few.
+const stateKeys = 4
 
 func (rt *nodeRT) Set(key string, v any) {
 	if !rt.up {
 		return
 	}
-	if err := checkValue(v); err != nil {
+	list, err := listValue(v)
+	if err != nil {
 		panic(fmt.Sprintf("%v (key %q)", err, key))
 	}
-	var old any
-	found := false
-	for i := range rt.state {
-		if rt.state[i].Key == key {
-			old, found = rt.state[i].Value, true
-			if sameValue(old, v) {
-				return
-			}
-			rt.state[i].Value = cloneValue(v)
-			break
-		}
+	s := rt.s
+	state := &s.state[rt.idx]
+	i := 0
+	for i < len(*state) && (*state)[i].Key != key {
+		i++
 	}
-	if !found {
-		if v == nil {
+	var old any
+	if i < len(*state) {
+		old = (*state)[i].Value
+		// Scalars compare with ==; when old is a list and v is not, their
+		// dynamic types differ and == is false without comparing slices.
+		if list && sameValue(old, v) || !list && old == v {
 			return
 		}
-		if rt.state == nil {
-			rt.state = make([]KV, 0, 4) // algorithms keep a few keys: one allocation, not three
-		}
-		rt.state = append(rt.state, KV{Key: key, Value: cloneValue(v)})
+	} else if v == nil {
+		return
 	}
-	s := rt.s
+	if list {
+		v = cloneValue(v) // the node may change its slice later; history must not
+	}
+	if i < len(*state) {
+		(*state)[i].Value = v
+	} else {
+		if *state == nil {
+			*state = s.newState()
+		}
+		*state = append(*state, KV{Key: key, Value: v})
+	}
 	if s.tracing() {
 		ev := s.begin(trace.State, rt.idx)
-		ev.Key, ev.Old, ev.New = key, old, cloneValue(v)
+		ev.Key, ev.Old, ev.New = key, old, v
 		s.emit()
 	}
 }
 
+// newState hands out room for stateKeys keys from a shared block, so that a
+// million processes do not cost a million allocations; a process that
+// needs more keys grows its own slice.
+func (s *Sim) newState() []KV {
+	if len(s.kvFree) < stateKeys {
+		s.kvFree = make([]KV, stateKeys*min(len(s.nodes), 1024))
+	}
+	st := s.kvFree[:0:stateKeys]
+	s.kvFree = s.kvFree[stateKeys:]
+	return st
+}
+
 func (rt *nodeRT) Get(key string) any {
-	for _, kv := range rt.state {
+	for _, kv := range rt.s.state[rt.idx] {
 		if kv.Key == key {
 			return kv.Value
 		}

@@ -37,8 +37,8 @@ func (s *Sim) Crash(id NodeID) error {
 	s.crashes++
 	rt.crashed = s.crashes
 	rt.lives++
-	s.dead += len(rt.timers)
-	rt.node, rt.timers, rt.state, rt.rng = nil, nil, nil, nil
+	rt.node = nil
+	s.forget(i)
 	if s.tracing() {
 		s.begin(trace.Crash, i)
 		s.emit()
@@ -60,7 +60,6 @@ func (s *Sim) Recover(id NodeID) error {
 		return fmt.Errorf("process %d is not crashed", id)
 	}
 	rt.up = true
-	rt.node, rt.timers, rt.state, rt.rng = nil, nil, nil, nil
 	crashes := s.crashes
 	if s.tracing() {
 		s.begin(trace.Recover, i)
@@ -82,7 +81,7 @@ func (s *Sim) Up(id NodeID) bool {
 // Partition splits the network: processes in different groups cannot reach
 // each other; processes named in no group form one more group together.
 func (s *Sim) Partition(groups [][]NodeID) error {
-	next := make([]int32, len(s.group))
+	next := make([]int32, len(s.nodes))
 	for g, ids := range groups {
 		for _, id := range ids {
 			i, err := s.mustIndex(id)
@@ -95,7 +94,7 @@ func (s *Sim) Partition(groups [][]NodeID) error {
 			next[i] = int32(g) + 1
 		}
 	}
-	copy(s.group, next)
+	s.group = next
 	s.split = false
 	for _, g := range next {
 		if g != next[0] {
@@ -158,7 +157,7 @@ func (s *Sim) setCut(a, b NodeID, cut bool) error {
 
 // Heal removes every partition and cut link.
 func (s *Sim) Heal() {
-	clear(s.group)
+	s.group = nil
 	s.split = false
 	s.cut = nil
 	if s.tracing() {
@@ -222,7 +221,10 @@ func (s *Sim) SetClock(id NodeID, offset Time, drift float64) error {
 	if math.IsNaN(drift) || drift <= -0.5 || drift >= 0.5 {
 		return fmt.Errorf("drift %g is outside (-0.5, 0.5)", drift)
 	}
-	s.nodes[i].offset, s.nodes[i].drift = offset, drift
+	if s.clocks == nil {
+		s.clocks = make([]clock, len(s.nodes))
+	}
+	s.clocks[i] = clock{offset, drift}
 	return nil
 }
 
@@ -232,7 +234,7 @@ func (s *Sim) LocalTime(id NodeID) (Time, error) {
 	if err != nil {
 		return 0, err
 	}
-	return s.nodes[i].local(s.now), nil
+	return s.local(i, s.now), nil
 }
 
 // Inject sends a hand-made message from process from to process to, through
@@ -281,7 +283,7 @@ func (s *Sim) State(id NodeID) []KV {
 	if !ok {
 		return nil
 	}
-	return s.nodes[i].state
+	return s.state[i]
 }
 
 // Get returns one observable value of process id (nil when unset).
@@ -297,7 +299,7 @@ func (s *Sim) Get(id NodeID, key string) any {
 // Suspected reports the failure detector's current view of id.
 func (s *Sim) Suspected(id NodeID) bool {
 	i, ok := s.index(id)
-	return ok && s.suspects[i]
+	return ok && s.nSuspect > 0 && s.suspects[i]
 }
 
 // suspected is Suspected for nodes, skipping the id lookup in the common
@@ -315,16 +317,16 @@ type KindStats struct {
 	Sent, Delivered, Dropped uint64
 }
 
-// kindStats finds the counters of a kind. Kinds are few and their strings
+// kindIndex finds the counters of a kind. Kinds are few and their strings
 // are usually the same constant, so a linear scan beats a map here.
-func (s *Sim) kindStats(kind string) *KindStats {
+func (s *Sim) kindIndex(kind string) int32 {
 	for i := range s.kinds {
 		if s.kinds[i].Kind == kind {
-			return &s.kinds[i]
+			return int32(i)
 		}
 	}
 	s.kinds = append(s.kinds, KindStats{Kind: kind})
-	return &s.kinds[len(s.kinds)-1]
+	return int32(len(s.kinds) - 1)
 }
 
 // Stats summarises a run so far.

@@ -13,18 +13,19 @@ const (
 )
 
 // event is a queue entry. It carries neither its time nor a sequence number:
-// in a bucket both are implied by the slot and the position in the list,
-// and the overflow heap wraps it in a farEvent that adds them. That keeps
-// an entry at 64 bytes, one cache line.
+// in a bucket both are implied by the bucket and the position in it, and the
+// overflow heap wraps it in a farEvent that adds them. That keeps an entry
+// at 64 bytes, one cache line.
 type event struct {
-	msg  Message // deliver
-	tag  string  // timer tag
-	aux  uint64  // deliver: message id; timer: timer id; control: action id
-	to   int32   // destination node index
-	from int32   // sender index
-	gen  uint32  // the run's crash counter when scheduled (detect: the node's)
-	next int32   // bucket list link: pool index + 1, 0 ends the list
-	kind evKind
+	msg    Message // deliver
+	tag    string  // timer tag
+	aux    uint64  // deliver: message id; timer: timer id; control: action id; detect: token
+	to     int32   // destination node index
+	from   int32   // deliver: sender index
+	fromID int32   // deliver: sender id, so a delivery need not look it up
+	kindIx int32   // deliver: index of the message kind in Sim.kinds
+	gen    uint32  // the run's crash counter when scheduled (detect: the direction)
+	kind   evKind
 }
 
 // bucketBits sets the calendar window: events less than 1<<bucketBits ticks
@@ -36,13 +37,35 @@ const (
 	bucketMask = nBuckets - 1
 )
 
+// chunkLen is the number of entries per chunk (2 KB): small enough that the
+// thousands of buckets a timer-heavy run keeps busy, each holding at least
+// one chunk, cost a few megabytes at most.
+const chunkLen = 32
+
+// chunk is a run of bucket entries. A bucket is a list of chunks: its
+// entries lie one after the other in memory, in scheduling order, so a
+// tick's events are read and written sequentially however many there are,
+// and a drained chunk is reused at once for the next tick while it is still
+// in cache.
+type chunk struct {
+	ev   [chunkLen]event
+	next *chunk
+}
+
+// bucket holds the events of one tick: r is the read position in head, w
+// the write position in tail.
+type bucket struct {
+	head, tail *chunk
+	r, w       int32
+}
+
 // queue is a calendar queue with an overflow heap that yields events in
 // exact (time, scheduling order) order.
 //
 // The window [base, base+nBuckets) holds one bucket per tick; base is the
 // time of the last event popped, so it never decreases and every pending
 // event lies at or after it. A bucket holds the events of a single tick
-// (distinct ticks in the window map to distinct slots), appended in
+// (distinct ticks in the window map to distinct buckets), appended in
 // scheduling order. An event goes to the overflow heap only when its tick
 // lies beyond the window at the time it is scheduled. Because the window
 // only moves forward, once a tick has entered the window every later event
@@ -51,60 +74,88 @@ const (
 // times therefore keeps scheduling order, and the heap orders its own
 // events by (time, seq).
 type queue struct {
-	base Time
-	seq  uint64 // scheduling counter for overflow events
-	// Buckets are linked lists threaded through one pool of entries, with
-	// a free list: a freed entry is reused at once, so the few entries a
-	// run keeps busy stay in cache instead of each tick touching its own
-	// array.
-	pool  []event
-	free  int32 // free list head: pool index + 1, 0 when empty
-	head  [nBuckets]int32
-	tail  [nBuckets]int32
+	base  Time
+	seq   uint64 // scheduling counter for overflow events
+	b     [nBuckets]bucket
 	full  [nBuckets / 64]uint64 // bit set: bucket has pending events
 	inBkt int
 	far   farHeap
+	spare *chunk // drained chunks, for reuse
+	slab  int    // chunks allocated at a time: grows with the run
+	// retired is the drained chunk holding the entry pop returned last: it
+	// is reused only once that entry has been processed.
+	retired *chunk
+	popped  event // the entry pop returned last, when it came from the heap
 
-	// peek's finding, reused by pop: the slot, or -1 for the heap.
+	// peek's finding, reused by pop: the bucket, or -1 for the heap. It
+	// stays valid across pops from the same bucket and across pushes that
+	// are not earlier, so that a run through one tick's events does not
+	// search for the next bucket each time.
 	nextSlot int
 	nextAt   Time
 	peeked   bool
 }
 
-func (q *queue) len() int { return q.inBkt + len(q.far) }
+func (q *queue) len() int { return q.inBkt + q.far.len() }
+
+func (q *queue) newChunk() *chunk {
+	if q.spare == nil {
+		// Chunks come in slabs that double up to 1 MB, so a million
+		// pending events cost a few hundred allocations.
+		q.slab = min(max(2*q.slab, 4), 512)
+		cs := make([]chunk, q.slab)
+		for i := range cs {
+			q.freeChunk(&cs[i])
+		}
+	}
+	c := q.spare
+	q.spare, c.next = c.next, nil
+	return c
+}
+
+func (q *queue) freeChunk(c *chunk) {
+	c.next = q.spare
+	q.spare = c
+}
 
 // push schedules e at time at, which must not be before the last popped
 // event's time.
-func (q *queue) push(at Time, e *event) {
-	q.peeked = false
+func (q *queue) push(at Time, e *event) { *q.slot(at) = *e }
+
+// slot schedules an entry at time at, which must not be before the last
+// popped event's time, and returns it for the caller to fill in at once:
+// writing the fields in place spares a copy of the whole entry. An entry
+// for the overflow heap takes its place in the heap order at the next
+// queue operation, once it is filled in.
+func (q *queue) slot(at Time) *event {
+	if at < q.nextAt {
+		q.peeked = false
+	}
+	q.far.settle()
 	if at-q.base >= nBuckets {
 		q.seq++
-		q.far.push(farEvent{at: at, seq: q.seq, ev: *e})
-		return
+		return q.far.add(at, q.seq)
 	}
-	n := q.free
-	if n == 0 {
-		q.pool = append(q.pool, event{})
-		n = int32(len(q.pool))
-	} else {
-		q.free = q.pool[n-1].next
-	}
-	p := &q.pool[n-1]
-	*p = *e
-	p.next = 0
 	i := int(at) & bucketMask
-	if t := q.tail[i]; t == 0 {
-		q.head[i] = n
+	b := &q.b[i]
+	switch {
+	case b.tail == nil:
+		c := q.newChunk()
+		b.head, b.tail, b.r, b.w = c, c, 0, 0
 		q.full[i>>6] |= 1 << (uint(i) & 63)
-	} else {
-		q.pool[t-1].next = n
+	case b.w == chunkLen:
+		c := q.newChunk()
+		b.tail.next = c
+		b.tail, b.w = c, 0
 	}
-	q.tail[i] = n
+	e := &b.tail.ev[b.w]
+	b.w++
 	q.inBkt++
+	return e
 }
 
-// nextBucket returns the slot of the earliest non-empty bucket, scanning
-// the bitmap circularly from base.
+// nextBucket returns the earliest non-empty bucket, scanning the bitmap
+// circularly from base.
 func (q *queue) nextBucket() int {
 	start := int(q.base) & bucketMask
 	w := start >> 6
@@ -121,17 +172,25 @@ func (q *queue) nextBucket() int {
 
 // peek returns the time of the next event; ok is false when empty.
 func (q *queue) peek() (at Time, ok bool) {
+	if q.peeked {
+		return q.nextAt, true
+	}
+	return q.find()
+}
+
+func (q *queue) find() (at Time, ok bool) {
+	q.far.settle()
 	if q.inBkt == 0 {
-		if len(q.far) == 0 {
+		if q.far.len() == 0 {
 			return 0, false
 		}
-		q.nextSlot, q.nextAt, q.peeked = -1, q.far[0].at, true
+		q.nextSlot, q.nextAt, q.peeked = -1, q.far.a[0].at, true
 		return q.nextAt, true
 	}
 	i := q.nextBucket()
 	t := q.base + Time((i-int(q.base))&bucketMask)
-	if len(q.far) > 0 && q.far[0].at <= t {
-		q.nextSlot, q.nextAt, q.peeked = -1, q.far[0].at, true
+	if q.far.len() > 0 && q.far.a[0].at <= t {
+		q.nextSlot, q.nextAt, q.peeked = -1, q.far.a[0].at, true
 		return q.nextAt, true
 	}
 	q.nextSlot, q.nextAt, q.peeked = i, t, true
@@ -141,52 +200,73 @@ func (q *queue) peek() (at Time, ok bool) {
 // first returns the next event, which peek has just found; it stays queued.
 func (q *queue) first() *event {
 	if q.nextSlot < 0 {
-		return &q.far[0].ev
+		return &q.far.a[0].ev
 	}
-	return &q.pool[q.head[q.nextSlot]-1]
+	b := &q.b[q.nextSlot]
+	return &b.head.ev[b.r]
 }
 
-// pop removes the next event into e and returns its time; ok is false when
-// the queue is empty.
-func (q *queue) pop(e *event) (at Time, ok bool) {
+// pop removes the next event and returns it with its time; ok is false
+// when the queue is empty. The entry stays valid, and is not reused, until
+// the next pop.
+func (q *queue) pop() (at Time, e *event, ok bool) {
 	if !q.peeked {
-		if _, ok := q.peek(); !ok {
-			return 0, false
+		if _, ok := q.find(); !ok {
+			return 0, nil, false
 		}
 	}
-	q.peeked = false
 	at = q.nextAt
 	q.base = at
 	i := q.nextSlot
 	if i < 0 {
-		*e = q.far.pop()
-		return at, true
+		q.peeked = false
+		q.far.settle()
+		q.popped = q.far.pop()
+		return at, &q.popped, true
 	}
-	n := q.head[i]
-	p := &q.pool[n-1]
-	*e = *p
-	q.head[i] = p.next
-	if p.next == 0 {
-		q.tail[i] = 0
+	if q.retired != nil {
+		q.freeChunk(q.retired)
+		q.retired = nil
+	}
+	b := &q.b[i]
+	c := b.head
+	e = &c.ev[b.r]
+	b.r++
+	switch {
+	case c == b.tail && b.r == b.w:
+		b.head, b.tail = nil, nil
 		q.full[i>>6] &^= 1 << (uint(i) & 63)
+		q.retired = c
+		q.peeked = false
+	case b.r == chunkLen:
+		b.head, b.r = c.next, 0
+		q.retired = c
 	}
-	p.msg = nil // let the collector have delivered messages
-	p.next = q.free
-	q.free = n
 	q.inBkt--
-	return at, true
+	return at, e, true
 }
 
 // each calls f for every pending event, in no particular order.
 func (q *queue) each(f func(at Time, e *event)) {
-	for i := range q.head {
+	q.far.settle()
+	for i := range q.b {
+		b := &q.b[i]
 		at := q.base + Time((i-int(q.base))&bucketMask)
-		for n := q.head[i]; n != 0; n = q.pool[n-1].next {
-			f(at, &q.pool[n-1])
+		for c := b.head; c != nil; c = c.next {
+			lo, hi := int32(0), int32(chunkLen)
+			if c == b.head {
+				lo = b.r
+			}
+			if c == b.tail {
+				hi = b.w
+			}
+			for k := lo; k < hi; k++ {
+				f(at, &c.ev[k])
+			}
 		}
 	}
-	for k := range q.far {
-		f(q.far[k].at, &q.far[k].ev)
+	for k := range q.far.a {
+		f(q.far.a[k].at, &q.far.a[k].ev)
 	}
 }
 
@@ -202,14 +282,43 @@ func (a *farEvent) before(b *farEvent) bool {
 }
 
 // farHeap is a typed binary min-heap on (at, seq): no interface boxing.
-type farHeap []farEvent
+// Its last entry may be unsettled: added by add and not yet sifted into
+// place, which settle does.
+type farHeap struct {
+	a         []farEvent
+	unsettled bool
+}
 
-// push and pop move a hole rather than swapping, so each entry on the path
-// is copied once.
+func (h *farHeap) len() int { return len(h.a) }
+
+// add appends an entry at (at, seq) for the caller to fill in; it is
+// sifted into place by the next settle.
+func (h *farHeap) add(at Time, seq uint64) *event {
+	h.a = append(h.a, farEvent{at: at, seq: seq})
+	h.unsettled = true
+	return &h.a[len(h.a)-1].ev
+}
+
 func (h *farHeap) push(e farEvent) {
-	*h = append(*h, e)
-	a := *h
+	h.settle()
+	h.a = append(h.a, e)
+	h.unsettled = true
+	h.settle()
+}
+
+// settle sifts the last entry up into place, moving a hole rather than
+// swapping, so each entry on the path is copied once.
+func (h *farHeap) settle() {
+	if h.unsettled {
+		h.siftUp()
+	}
+}
+
+func (h *farHeap) siftUp() {
+	h.unsettled = false
+	a := h.a
 	i := len(a) - 1
+	e := a[i]
 	for i > 0 {
 		p := (i - 1) / 2
 		if !e.before(&a[p]) {
@@ -221,8 +330,9 @@ func (h *farHeap) push(e farEvent) {
 	a[i] = e
 }
 
+// pop removes the least entry; the heap must be settled.
 func (h *farHeap) pop() event {
-	a := *h
+	a := h.a
 	top := a[0].ev
 	n := len(a) - 1
 	last := a[n]
@@ -247,6 +357,6 @@ func (h *farHeap) pop() event {
 		}
 		a[i] = last
 	}
-	*h = a
+	h.a = a
 	return top
 }

@@ -26,7 +26,8 @@ func refPopMin(ref []refEntry) ([]refEntry, refEntry) {
 }
 
 // TestQueueMatchesReference drives the calendar queue with random schedules
-// mixing near events, same-time inserts made while processing, events
+// mixing near events, same-time inserts made while processing, bursts
+// spanning several chunks of one bucket, events
 // exactly at the window edge and far-future events (which go to the
 // overflow heap and must still interleave by scheduling order), and checks
 // every pop against the reference ordering.
@@ -39,7 +40,17 @@ func TestQueueMatchesReference(t *testing.T) {
 		var now Time
 		schedule := func() {
 			var d Time
-			switch r.IntN(6) {
+			switch r.IntN(7) {
+			case 6: // a burst on one tick, filling several chunks
+				if len(ref) > 300 {
+					break
+				}
+				d = Time(r.IntN(4))
+				for range chunkLen + r.IntN(3*chunkLen) {
+					order++
+					q.push(now+d, &event{aux: order})
+					ref = append(ref, refEntry{now + d, order})
+				}
 			case 0:
 				d = 0 // same time as the event being processed
 			case 1:
@@ -64,8 +75,7 @@ func TestQueueMatchesReference(t *testing.T) {
 		for len(ref) > 0 {
 			var want refEntry
 			ref, want = refPopMin(ref)
-			var e event
-			at, ok := q.pop(&e)
+			at, e, ok := q.pop()
 			if !ok {
 				t.Fatalf("seed %d: queue empty, reference still holds %d", seed, len(ref)+1)
 			}
@@ -86,7 +96,7 @@ func TestQueueMatchesReference(t *testing.T) {
 				t.Fatalf("seed %d: len %d, reference %d", seed, q.len(), len(ref))
 			}
 		}
-		if _, ok := q.pop(new(event)); ok {
+		if _, _, ok := q.pop(); ok {
 			t.Fatalf("seed %d: queue not empty after the reference", seed)
 		}
 	}
@@ -101,10 +111,10 @@ func TestQueueSameTickFromHeapAndBucket(t *testing.T) {
 	q.push(T, &event{aux: 1})    // beyond the window: heap
 	q.push(T-10, &event{aux: 2}) // beyond too
 	q.push(5, &event{aux: 3})    // bucket
-	var e event
 	var got []uint64
 	for {
-		if _, ok := q.pop(&e); !ok {
+		_, e, ok := q.pop()
+		if !ok {
 			break
 		}
 		got = append(got, e.aux)

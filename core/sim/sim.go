@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 
 	"dsim/core/trace"
 )
@@ -37,6 +38,10 @@ type Config struct {
 	MaxTime   Time
 }
 
+// yieldEvery is how many events Run processes between yields to other
+// goroutines (see Run).
+const yieldEvery = 1 << 16
+
 // Forever is the latest time anything can be scheduled for; later requests
 // are moved to it, so that time arithmetic never overflows.
 const Forever Time = 1 << 62
@@ -64,21 +69,24 @@ type Sim struct {
 	q      queue
 	nodes  []nodeRT
 	ids    []NodeID
-	ring2  []NodeID // ids twice over: Peers slices it without allocating
+	ring2  []NodeID // ids twice over, built by the first Peers: it slices them without allocating
 	dense  []int32  // id-minID -> index+1, when ids are compact
 	minID  NodeID
 	byID   map[NodeID]int32
 	nbrs   []NodeID // Adj as ids, node i's at nbrs[nbrOff[i]:nbrOff[i+1]]
 	nbrOff []int32
 
-	links    map[uint64]*Link
-	fifo     fifoTable
-	fifoOn   bool    // see orderFIFO
-	group    []int32 // partition group per process, when split
+	links  map[uint64]*Link
+	fifo   fifoTable
+	fifoOn bool // see startFIFO
+	// plainLat is the latency of every message while the network is the
+	// default one, constant, lossless and without duplicates; -1 otherwise.
+	plainLat Time
+	group    []int32 // partition group per process, from the first Partition
 	split    bool    // some processes are in different groups
 	cut      map[uint64]bool
-	suspects []bool
-	nSuspect int // how many processes are suspected
+	suspects []bool // the detector's view per process, from the first crash
+	nSuspect int    // how many processes are suspected
 
 	latRng, lossRng *rand.Rand
 
@@ -101,6 +109,15 @@ type Sim struct {
 	actionID  uint64
 	actions   map[uint64]func()
 
+	// What processes rarely touch lives here, one entry per process,
+	// rather than in nodeRT: state, and from their first use timers, random
+	// streams and clock settings.
+	state  [][]KV
+	timers []map[string]uint64
+	rngs   []*rand.Rand
+	clocks []clock
+	kvFree []KV // room for the next processes' first state keys
+
 	events  uint64
 	stop    bool
 	kinds   []KindStats
@@ -108,35 +125,39 @@ type Sim struct {
 	running bool
 }
 
-// nodeRT's fields are ordered so that what a delivery and a typical
-// handler touch (up, crash counter, Node, successor, send hint, id) shares
-// the first cache line; at a million processes each delivery's record is a
-// cache miss, and a second line would double it.
+// clock is a process's local clock setting: local = offset + t + floor(t*drift).
+type clock struct {
+	offset Time
+	drift  float64
+}
+
+// nodeRT is one process's runtime record: what a delivery and a typical
+// handler touch (up, crash counter, Node, id, successor, send hint), in one
+// 64-byte cache line. At a million processes each delivery's record is a
+// cache miss, and a second line would double it; everything else about a
+// process lives in the Sim's per-process slices.
 type nodeRT struct {
-	s      *Sim
-	node   Node
-	up     bool
-	booted bool
+	s    *Sim
+	node Node
+	// Ids are held as int32, which MinID and MaxID allow, to fit the line.
+	id      int32
+	succ    int32 // Neighbor(1), kept here because rings ask for it per message
+	succIdx int32
+	// hintID and hint (index+1, 0: none) remember the last id Neighbor
+	// resolved, so that Send to it skips the id lookup.
+	hintID int32
+	hint   int32
 	idx    int32
 	// crashed is the run's crash counter as of this process's latest crash
 	// (0: never). A message or timer for it carries the counter as of its
 	// scheduling and is discarded when the process crashed after that.
 	crashed uint32
-	// hintID and hint (index+1, 0: none) remember the last id Neighbor
-	// resolved, so that Send to it skips the id lookup.
-	hint   int32
-	hintID NodeID
-	succ   NodeID // Neighbor(1), kept here because rings ask for it per message
-	id     NodeID
-
-	state  []KV
-	timers map[string]uint64
-	rng    *rand.Rand
-	offset Time
-	drift  float64
 	// lives counts this process's crashes: its incarnation number, which
 	// keys its random stream.
-	lives uint32
+	lives  uint32
+	up     bool
+	booted bool
+	_      [2]byte // pads the record to the cache line
 }
 
 // KV is one observable state entry.
@@ -165,18 +186,21 @@ func New(cfg Config) (*Sim, error) {
 	}
 	cfg.DetectDelay = min(cfg.DetectDelay, MaxDelay)
 	s := &Sim{
-		cfg:      cfg,
-		ids:      cfg.Topology.IDs,
-		nodes:    make([]nodeRT, n),
-		group:    make([]int32, n),
-		suspects: make([]bool, n),
-		latRng:   Stream(cfg.Seed, "latency", 0),
-		lossRng:  Stream(cfg.Seed, "loss", 0),
-		actions:  map[uint64]func(){},
-		reasons:  map[string]uint64{},
+		cfg:     cfg,
+		ids:     cfg.Topology.IDs,
+		nodes:   make([]nodeRT, n),
+		state:   make([][]KV, n),
+		latRng:  Stream(cfg.Seed, "latency", 0),
+		lossRng: Stream(cfg.Seed, "loss", 0),
+		actions: map[uint64]func(){},
+		reasons: map[string]uint64{},
 		// With one constant default latency and no overrides every message
 		// takes equally long, so FIFO links keep order by themselves.
-		fifoOn: !cfg.Link.Latency.constant(),
+		fifoOn:   !cfg.Link.Latency.constant(),
+		plainLat: -1,
+	}
+	if l := cfg.Link; !s.fifoOn && l.Loss == 0 && l.Dup == 0 {
+		s.plainLat = Time(l.Latency.A)
 	}
 	if err := s.indexIDs(); err != nil {
 		return nil, err
@@ -184,11 +208,10 @@ func New(cfg Config) (*Sim, error) {
 	if err := s.indexAdj(cfg.Topology.Adj); err != nil {
 		return nil, err
 	}
-	s.ring2 = append(append(make([]NodeID, 0, 2*n), s.ids...), s.ids...)
-	s.q.pool = make([]event, 0, n) // the boot events, and room for a message each
 	for i, id := range s.ids {
-		s.nodes[i] = nodeRT{s: s, idx: int32(i), id: id, up: true, succ: s.ids[(i+1)%n]}
-		s.push(0, &event{kind: evStart, to: int32(i)})
+		next := (i + 1) % n
+		s.nodes[i] = nodeRT{s: s, idx: int32(i), id: int32(id), up: true, succ: int32(s.ids[next]), succIdx: int32(next)}
+		*s.entry(0) = event{kind: evStart, to: int32(i)}
 	}
 	return s, nil
 }
@@ -276,7 +299,8 @@ func Stream(seed uint64, purpose string, k uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, h^(k*0xbf58476d1ce4e5b9)))
 }
 
-func (s *Sim) push(at Time, e *event) { s.q.push(min(at, Forever), e) }
+// entry schedules a queue entry at time at and returns it to be filled in.
+func (s *Sim) entry(at Time) *event { return s.q.slot(min(at, Forever)) }
 
 // Observe adds an observer. With no observer the kernel builds no trace
 // events at all.
@@ -322,7 +346,7 @@ func (s *Sim) begin(t trace.Type, idx int32) *trace.Event {
 	if idx >= 0 {
 		rt := &s.nodes[idx]
 		s.tev.Node = int(rt.id)
-		s.tev.Local = int64(rt.local(s.now))
+		s.tev.Local = int64(s.local(idx, s.now))
 	}
 	return &s.tev
 }
@@ -337,7 +361,7 @@ func (s *Sim) Emit(e trace.Event) {
 	s.tev.Local = 0
 	if e.Node != trace.NoNode {
 		if i, ok := s.index(NodeID(e.Node)); ok {
-			s.tev.Local = int64(s.nodes[i].local(s.now))
+			s.tev.Local = int64(s.local(i, s.now))
 		}
 	}
 	s.emit()
@@ -389,17 +413,26 @@ func (r Result) String() string {
 // and leaves the clock at the last event that did something: dead entries
 // (cancelled timers and the like) never move it.
 func (s *Sim) Run(u Until) Result {
-	s.running = true
-	s.stop = false
+	s.enter()
 	defer func() { s.running = false }()
+	s.stop = false
 	start := s.events
 	res := func(r StopReason) Result { return Result{Reason: r, Events: s.events - start, Time: s.now} }
+	// The bounds, worked out once: no event after limit runs, and none
+	// once the event counter reaches stopAt.
 	limit := Forever
 	if u.Time > 0 {
 		limit = u.Time
 	}
 	if s.cfg.MaxTime > 0 {
 		limit = min(limit, s.cfg.MaxTime)
+	}
+	stopAt, maxEvents := uint64(math.MaxUint64), uint64(math.MaxUint64)
+	if u.Events > 0 {
+		stopAt = start + u.Events
+	}
+	if s.cfg.MaxEvents > 0 {
+		maxEvents = s.cfg.MaxEvents
 	}
 	for {
 		if s.stop {
@@ -408,10 +441,13 @@ func (s *Sim) Run(u Until) Result {
 		if u.Pred != nil && u.Pred() {
 			return res(Predicate)
 		}
-		if u.Events > 0 && s.events-start >= u.Events {
+		if s.events >= stopAt {
 			return res(EventCount)
 		}
-		at, ok := s.peekLive(limit)
+		at, ok := s.q.nextAt, true
+		if s.dead != 0 || !s.q.peeked { // else the next entry is known and live
+			at, ok = s.findLive(limit)
+		}
 		if !ok {
 			if u.Time > s.now {
 				s.discardUntil(limit)
@@ -419,25 +455,43 @@ func (s *Sim) Run(u Until) Result {
 			}
 			return res(Quiescent)
 		}
-		if u.Time > 0 && at > u.Time {
-			return res(s.advance(u.Time))
-		}
-		if s.cfg.MaxTime > 0 && at > s.cfg.MaxTime {
+		if at > limit {
+			if u.Time > 0 && at > u.Time {
+				return res(s.advance(u.Time))
+			}
 			s.now = max(s.now, s.cfg.MaxTime)
 			return res(TimeLimit)
 		}
-		if s.cfg.MaxEvents > 0 && s.events >= s.cfg.MaxEvents {
+		if s.events >= maxEvents {
 			return res(EventLimit)
+		}
+		if s.events&(yieldEvery-1) == 0 {
+			// Nothing preempts a running goroutine in js/wasm: without a
+			// yield now and then, a long run starves the collector's
+			// background worker, which then keeps write barriers on for
+			// the rest of the run (a third of the time of a million-
+			// process election under Node). The yield costs nothing
+			// natively and changes nothing in the simulation.
+			runtime.Gosched()
 		}
 		s.step()
 	}
 }
 
-// peekLive returns the time of the next queue entry, after discarding the
+// enter guards against a node or an observer running the simulation from
+// inside an event: the entry being processed would be reused under it.
+func (s *Sim) enter() {
+	if s.running {
+		panic("sim: Run or Step called while the simulation is running")
+	}
+	s.running = true
+}
+
+// findLive returns the time of the next queue entry, after discarding the
 // dead entries due no later than limit; ok is false when no live entry is
 // left. Discarding moves the clock to a dead entry's time only when a live
 // entry follows it, so the clock still never passes the last live event.
-func (s *Sim) peekLive(limit Time) (at Time, ok bool) {
+func (s *Sim) findLive(limit Time) (at Time, ok bool) {
 	for s.q.len() > s.dead {
 		at, _ = s.q.peek()
 		if s.dead == 0 || at > limit || !s.isDead(s.q.first()) {
@@ -460,8 +514,7 @@ func (s *Sim) discardUntil(limit Time) {
 }
 
 func (s *Sim) discard() {
-	var e event
-	s.now, _ = s.q.pop(&e)
+	s.now, _, _ = s.q.pop()
 	s.dead--
 }
 
@@ -469,7 +522,7 @@ func (s *Sim) discard() {
 func (s *Sim) isDead(e *event) bool {
 	switch e.kind {
 	case evTimer:
-		return s.nodes[e.to].timers[e.tag] != e.aux
+		return s.timers[e.to][e.tag] != e.aux
 	case evDetect:
 		return s.detectTok[e.to] != e.aux
 	}
@@ -490,7 +543,9 @@ func (s *Sim) advance(t Time) StopReason {
 // Step processes the next live event, ignoring the run limits; it returns
 // false when there is none.
 func (s *Sim) Step() bool {
-	if _, ok := s.peekLive(Forever); !ok {
+	s.enter()
+	defer func() { s.running = false }()
+	if _, ok := s.findLive(Forever); !ok {
 		return false
 	}
 	s.step()
@@ -499,14 +554,15 @@ func (s *Sim) Step() bool {
 
 // step processes the next queue entry, which peekLive found live.
 func (s *Sim) step() {
-	var e event
-	s.now, _ = s.q.pop(&e)
+	var e *event
+	s.now, e, _ = s.q.pop()
 	s.events++
 	switch e.kind {
 	case evDeliver:
-		s.deliver(&e)
+		s.deliver(e)
+		e.msg = nil // let the collector have delivered messages
 	case evTimer:
-		s.fire(&e)
+		s.fire(e)
 	case evStart:
 		rt := &s.nodes[e.to]
 		if s.alive(e.to, e.gen) && !rt.booted {
@@ -517,7 +573,7 @@ func (s *Sim) step() {
 		delete(s.actions, e.aux)
 		fn()
 	case evDetect:
-		s.detect(&e)
+		s.detect(e)
 	}
 }
 
@@ -528,7 +584,7 @@ func (s *Sim) At(t Time, fn func()) {
 	}
 	s.actionID++
 	s.actions[s.actionID] = fn
-	s.push(max(t, s.now), &event{kind: evControl, aux: s.actionID})
+	*s.entry(max(t, s.now)) = event{kind: evControl, aux: s.actionID}
 }
 
 // alive reports whether node i is up and has not crashed since the run's
@@ -542,19 +598,19 @@ func (s *Sim) alive(i int32, crashes uint32) bool {
 func (s *Sim) deliver(e *event) {
 	rt := &s.nodes[e.to]
 	if !s.alive(e.to, e.gen) {
-		s.drop(e.to, e.from, rt.id, e.msg, e.aux, "crashed")
+		s.drop(e.to, NodeID(e.fromID), NodeID(rt.id), e.msg, e.kindIx, e.aux, "crashed")
 		return
 	}
 	if !s.connected(e.from, e.to) {
-		s.drop(e.to, e.from, rt.id, e.msg, e.aux, "partition")
+		s.drop(e.to, NodeID(e.fromID), NodeID(rt.id), e.msg, e.kindIx, e.aux, "partition")
 		return
 	}
-	from := s.ids[e.from]
-	kind := e.msg.Kind()
-	s.kindStats(kind).Delivered++
+	k := &s.kinds[e.kindIx]
+	k.Delivered++
+	from := NodeID(e.fromID)
 	if s.tracing() {
 		ev := s.begin(trace.Deliver, e.to)
-		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg = int(from), int(rt.id), kind, e.aux, e.msg
+		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg = int(from), int(rt.id), k.Kind, e.aux, e.msg
 		s.emit()
 		if !s.alive(e.to, e.gen) {
 			return
@@ -565,7 +621,7 @@ func (s *Sim) deliver(e *event) {
 
 func (s *Sim) fire(e *event) {
 	rt := &s.nodes[e.to]
-	delete(rt.timers, e.tag)
+	delete(s.timers[e.to], e.tag)
 	if s.tracing() {
 		ev := s.begin(trace.Timer, e.to)
 		ev.Tag = e.tag
@@ -590,6 +646,7 @@ const (
 func (s *Sim) scheduleDetect(i int32, down bool) {
 	if s.detectTok == nil {
 		s.detectTok = make([]uint64, len(s.nodes))
+		s.suspects = make([]bool, len(s.nodes))
 	}
 	if s.detectTok[i] != 0 {
 		s.detectTok[i] = 0
@@ -604,7 +661,7 @@ func (s *Sim) scheduleDetect(i int32, down bool) {
 	if down {
 		gen = detectSuspect
 	}
-	s.push(s.now+s.cfg.DetectDelay, &event{kind: evDetect, to: i, aux: s.detectID, gen: gen})
+	*s.entry(s.now + s.cfg.DetectDelay) = event{kind: evDetect, to: i, aux: s.detectID, gen: gen}
 }
 
 // detect applies a detector transition scheduled DetectDelay after a crash
@@ -634,7 +691,7 @@ func (s *Sim) detect(e *event) {
 	for i := range s.nodes {
 		o := &s.nodes[i]
 		if h, ok := o.node.(SuspectHandler); ok && o.up {
-			h.Suspect(o, rt.id)
+			h.Suspect(o, NodeID(rt.id))
 		}
 	}
 }
@@ -663,27 +720,32 @@ func (s *Sim) connected(a, b int32) bool {
 func (s *Sim) send(from int32, to NodeID, j int32, m Message) {
 	s.msgID++
 	id := s.msgID
-	kind := m.Kind()
-	s.kindStats(kind).Sent++
+	k := s.kindIndex(m.Kind())
+	s.kinds[k].Sent++
+	fromID := s.nodes[from].id
 	if s.tracing() {
 		ev := s.begin(trace.Send, from)
-		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg = int(s.ids[from]), int(to), kind, id, m
+		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg = int(fromID), int(to), s.kinds[k].Kind, id, m
 		s.emit()
 	}
 	if j < 0 {
 		var ok bool
 		if j, ok = s.index(to); !ok {
-			s.drop(from, from, to, m, id, "no-such-process")
+			s.drop(from, NodeID(fromID), to, m, k, id, "no-such-process")
 			return
 		}
 	}
 	if !s.connected(from, j) {
-		s.drop(from, from, to, m, id, "partition")
+		s.drop(from, NodeID(fromID), to, m, k, id, "partition")
+		return
+	}
+	if s.plainLat >= 0 {
+		s.schedule(s.now+s.plainLat, m, id, from, fromID, j, k)
 		return
 	}
 	l := s.link(from, j)
 	if l.Loss > 0 && s.lossRng.Float64() < l.Loss {
-		s.drop(from, from, to, m, id, "loss")
+		s.drop(from, NodeID(fromID), to, m, k, id, "loss")
 		return
 	}
 	copies := 1
@@ -700,8 +762,17 @@ func (s *Sim) send(from int32, to NodeID, j int32, m Message) {
 		if l.FIFO && s.fifoOn {
 			at = s.fifo.order(linkKey(from, j), at)
 		}
-		s.push(at, &event{kind: evDeliver, msg: m, aux: id, from: from, to: j, gen: s.crashes})
+		s.schedule(at, m, id, from, fromID, j, k)
 	}
+}
+
+// schedule queues the delivery of message id (kind k) from process index
+// from to index to.
+func (s *Sim) schedule(at Time, m Message, id uint64, from, fromID, to, k int32) {
+	// Field by field: a composite literal would be built aside and copied.
+	e := s.entry(at)
+	e.msg, e.tag, e.aux = m, "", id
+	e.to, e.from, e.fromID, e.kindIx, e.gen, e.kind = to, from, fromID, k, s.crashes, evDeliver
 }
 
 // startFIFO switches on FIFO bookkeeping the first time link models change:
@@ -712,6 +783,7 @@ func (s *Sim) startFIFO() {
 		return
 	}
 	s.fifoOn = true
+	s.plainLat = -1
 	s.q.each(func(at Time, e *event) {
 		if e.kind == evDeliver {
 			s.fifo.order(linkKey(e.from, e.to), at)
@@ -719,13 +791,12 @@ func (s *Sim) startFIFO() {
 	})
 }
 
-func (s *Sim) drop(at, from int32, to NodeID, m Message, id uint64, reason string) {
-	kind := m.Kind()
-	s.kindStats(kind).Dropped++
+func (s *Sim) drop(at int32, from, to NodeID, m Message, k int32, id uint64, reason string) {
+	s.kinds[k].Dropped++
 	s.reasons[reason]++
 	if s.tracing() {
 		ev := s.begin(trace.Drop, at)
-		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg, ev.Reason = int(s.ids[from]), int(to), kind, id, m, reason
+		ev.From, ev.To, ev.Kind, ev.MsgID, ev.Msg, ev.Reason = int(from), int(to), s.kinds[k].Kind, id, m, reason
 		s.emit()
 	}
 }

@@ -65,13 +65,16 @@ func sameValue(a, b any) bool {
 	return a == b
 }
 
-// checkValue rejects state values the trace cannot encode faithfully.
-func checkValue(v any) error {
+// listValue reports whether an observable value is a list, and rejects
+// values the trace cannot encode faithfully.
+func listValue(v any) (bool, error) {
 	switch v.(type) {
-	case nil, string, bool, int, int64, NodeID, Time, float64, []int, []NodeID:
-		return nil
+	case nil, string, bool, int, int64, NodeID, Time, float64:
+		return false, nil
+	case []int, []NodeID:
+		return true, nil
 	}
-	return fmt.Errorf("sim: state value of type %T is not supported", v)
+	return false, fmt.Errorf("sim: state value of type %T is not supported", v)
 }
 
 // cloneValue copies slices so a node mutating its own slice later does not

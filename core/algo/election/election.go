@@ -99,6 +99,9 @@ func Successor(ctx sim.Context) sim.NodeID {
 // because the detector suspects it: the message could then only circle, so
 // the caller drops it.
 func Toward(ctx sim.Context, owner sim.NodeID) (next sim.NodeID, ok bool) {
+	if id := ctx.Neighbor(1); !ctx.Suspected(id) {
+		return id, true // the common case, in two calls
+	}
 	n := ctx.N()
 	for d := 1; d < n; d++ {
 		id := ctx.Neighbor(d)
