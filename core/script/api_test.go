@@ -267,12 +267,12 @@ expect(true, "untraced")`)
 	if !slices.Equal(res.Checks, want) {
 		t.Fatalf("checks:\n%+v\nwant:\n%+v", res.Checks, want)
 	}
-	ev := res.Worlds[0].Events[5]
+	ev := worldEvents(res, 0)[5]
 	if ev.Type.String() != "check" || ev.Seq != 5 || ev.Pass || ev.Line != 6 || ev.Text != "expectation at line 6" {
 		t.Errorf("trace event for the failed check: %+v", ev)
 	}
-	if res.Worlds[1].Events != nil {
-		t.Errorf("world 2 has trace=false but recorded %d events", len(res.Worlds[1].Events))
+	if res.Worlds[1].Rec != nil || res.Worlds[1].Len() != 0 {
+		t.Errorf("world 2 has trace=false but recorded %d events", res.Worlds[1].Len())
 	}
 }
 

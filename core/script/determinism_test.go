@@ -64,7 +64,7 @@ v:crash(7)`)
 	if err == nil || err.Error() != "t.lua:8: w:crash: no process 7 (ids: 1, 2)" {
 		t.Fatalf("error %v", err)
 	}
-	if len(res.Worlds) != 2 || len(res.Worlds[0].Events) == 0 || len(res.Worlds[1].Events) == 0 {
+	if len(res.Worlds) != 2 || res.Worlds[0].Len() == 0 || res.Worlds[1].Len() == 0 {
 		t.Fatalf("partial worlds lost: %d worlds", len(res.Worlds))
 	}
 	if len(res.Checks) != 1 || res.Checks[0].Text != "before" {

@@ -75,3 +75,11 @@ func atoi(t testing.TB, s string) int {
 	}
 	return n
 }
+
+// worldEvents returns world w's recorded events as a slice.
+func worldEvents(res *Result, w int) []trace.Event {
+	if rec := res.Worlds[w].Rec; rec != nil {
+		return rec.Events()
+	}
+	return nil
+}

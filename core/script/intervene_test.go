@@ -10,7 +10,7 @@ import (
 // events lists world w's events of type typ (all types when 0) as text.
 func eventsOf(res *Result, w int, typ trace.Type) []string {
 	var out []string
-	for _, e := range res.Worlds[w].Events {
+	for _, e := range worldEvents(res, w) {
 		if typ == 0 || e.Type == typ {
 			out = append(out, strings.TrimSpace(string(trace.AppendText(nil, &e))))
 		}
@@ -29,12 +29,13 @@ func TestInterveneCrashesBeforeTheWorldExists(t *testing.T) {
 		t.Errorf("up after the run: %q", out)
 	}
 	var crash, note *trace.Event
-	for i, e := range res.Worlds[0].Events {
+	evs := worldEvents(res, 0)
+	for i, e := range evs {
 		if e.Type == trace.Crash && crash == nil {
-			crash = &res.Worlds[0].Events[i]
+			crash = &evs[i]
 		}
 		if e.Type == trace.Log && e.Node == trace.NoNode && note == nil {
-			note = &res.Worlds[0].Events[i]
+			note = &evs[i]
 		}
 	}
 	if crash == nil || crash.Node != 2 || crash.T != 5 {
@@ -127,11 +128,12 @@ func TestInterveneIsDeterministicAndKeepsThePast(t *testing.T) {
 	if jsonl(t, b) != jsonl(t, c) {
 		t.Fatal("the forked run differs between two runs")
 	}
-	for i, e := range a.Worlds[0].Events {
+	fork := worldEvents(b, 0)
+	for i, e := range worldEvents(a, 0) {
 		if e.T >= 12 {
 			break
 		}
-		f := b.Worlds[0].Events[i]
+		f := fork[i]
 		e.Line, f.Line = 0, 0 // the fork's line shifts the script down by one
 		if string(trace.AppendJSONL(nil, &e)) != string(trace.AppendJSONL(nil, &f)) {
 			t.Fatalf("event %d before the fork differs:\n%s%s", i, trace.AppendJSONL(nil, &e), trace.AppendJSONL(nil, &f))

@@ -80,7 +80,7 @@ w:run()`, Options{Seed: 1, MaxMemory: 16 << 20})
 	if err == nil || !strings.HasPrefix(err.Error(), "t.lua:4: memory limit of 16 MiB exceeded") {
 		t.Fatalf("error %v, want the memory limit at the w:run line", err)
 	}
-	if n := len(res.Worlds[0].Events); n == 0 {
+	if n := res.Worlds[0].Len(); n == 0 {
 		t.Errorf("the partial trace was lost")
 	}
 }

@@ -601,7 +601,7 @@ func (w *world) filter(L *lua.LState, method string) func(*trace.Event) bool {
 func wCount(w *world, L *lua.LState) int {
 	match := w.filter(L, "w:count")
 	n := 0
-	w.rec.each(func(e *trace.Event) {
+	w.rec.Each(func(e *trace.Event) {
 		if match(e) {
 			n++
 		}
@@ -613,7 +613,7 @@ func wCount(w *world, L *lua.LState) int {
 func wEvents(w *world, L *lua.LState) int {
 	match := w.filter(L, "w:events")
 	t := L.NewTable()
-	w.rec.each(func(e *trace.Event) {
+	w.rec.Each(func(e *trace.Event) {
 		if match(e) {
 			t.Append(w.r.eventObject(e))
 		}

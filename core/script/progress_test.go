@@ -22,14 +22,14 @@ end
 	res, _ := mustRun(t, src, Options{Seed: 1, Progress: func(events uint64, t int64) { calls = append(calls, call{events, t}) }})
 	total := 0
 	for _, w := range res.Worlds {
-		total += len(w.Events)
+		total += w.Len()
 	}
 	if want := total / ProgressEvery; len(calls) != want || want < 2 {
 		t.Fatalf("%d progress calls for %d events, want %d (and at least 2)", len(calls), total, want)
 	}
 	// The batches run through world 1, then world 2: the event numbers
 	// count on across worlds while the time starts again.
-	first := len(res.Worlds[0].Events)
+	first := res.Worlds[0].Len()
 	for i, c := range calls {
 		n := uint64(i+1) * ProgressEvery
 		if c.events != n {
@@ -39,7 +39,7 @@ end
 		if k >= first {
 			w, k = 1, k-first
 		}
-		if got := res.Worlds[w].Events[k].T; c.t != got {
+		if got := worldEvents(res, w)[k].T; c.t != got {
 			t.Errorf("call %d reports t=%d, want %d (the time of event %d of world %d)", i, c.t, got, k, w+1)
 		}
 	}

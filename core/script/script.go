@@ -58,7 +58,7 @@ type Check struct {
 // Result is everything a run produced. On an error it holds what was done
 // before the error.
 type Result struct {
-	Worlds []trace.World // every world's header and recorded events, in creation order
+	Worlds []trace.World // every world's header and recorded events (in Rec), in creation order
 	Checks []Check       // every expect(), in order
 	Notes  []string      // run limits that were hit, e.g. "world 1: stopped by the event limit ..."
 }
@@ -167,10 +167,7 @@ func (r *runner) exec(src []byte) error {
 func (r *runner) result() *Result {
 	res := &Result{Checks: r.checks, Notes: r.notes}
 	for _, w := range r.worlds {
-		tw := trace.World{Header: w.header}
-		if w.rec != nil {
-			tw.Events = w.rec.events()
-		}
+		tw := trace.World{Header: w.header, Rec: w.rec}
 		res.Worlds = append(res.Worlds, tw)
 	}
 	return res

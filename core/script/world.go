@@ -20,7 +20,7 @@ type world struct {
 	spec   *algo.Spec
 	s      *sim.Sim
 	link   sim.Link   // the network's default link, as w:network last set it
-	rec    *recording // nil: no trace
+	rec    *trace.Recording // nil: no trace
 	header trace.Header
 	ud     *lua.LUserData
 
@@ -323,7 +323,7 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 		w.header.Config = append(w.header.Config, trace.Setting{Key: k, Value: values[k]})
 	}
 	if c.trace && !r.opt.NoTrace {
-		w.rec = &recording{}
+		w.rec = &trace.Recording{}
 		w.observe()
 	}
 	w.ud = r.L.NewUserData()
@@ -366,7 +366,7 @@ func (w *world) onEvent(e *trace.Event) {
 		e.Line = w.cmdLine
 	}
 	if w.rec != nil {
-		w.rec.record(e)
+		w.rec.Append(e)
 		if w.recorded++; w.recorded >= eventsPerMemoryCheck {
 			w.recorded = 0
 			if err := w.r.budget.mem.check(); err != nil {

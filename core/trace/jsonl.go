@@ -130,10 +130,33 @@ func AppendJSONL(b []byte, e *Event) []byte {
 	return append(b, "}\n"...)
 }
 
-// World is one world's part of a trace.
+// World is one world's part of a trace. Its events are in Events, or in
+// Rec when they were recorded compactly (script.Run's results are); Each
+// and Len read either, and so do the writers.
 type World struct {
 	Header Header
 	Events []Event
+	Rec    *Recording
+}
+
+// Len is the number of events of the world.
+func (w *World) Len() int {
+	if w.Rec != nil {
+		return w.Rec.Len()
+	}
+	return len(w.Events)
+}
+
+// Each calls fn with every event of the world in order. fn must not keep
+// the pointer: an event from a Recording is reused after fn returns.
+func (w *World) Each(fn func(e *Event)) {
+	if w.Rec != nil {
+		w.Rec.Each(fn)
+		return
+	}
+	for i := range w.Events {
+		fn(&w.Events[i])
+	}
 }
 
 // jsonLine is the union of every field a JSONL line may carry.
@@ -294,18 +317,30 @@ func WriteJSONL(w io.Writer, worlds []World) error {
 	var b []byte
 	for i := range worlds {
 		b = AppendHeader(b[:0], &worlds[i].Header)
-		for k := range worlds[i].Events {
-			b = AppendJSONL(b, &worlds[i].Events[k])
-			if len(b) > 1<<16 {
-				if _, err := w.Write(b); err != nil {
-					return err
-				}
-				b = b[:0]
-			}
-		}
-		if _, err := w.Write(b); err != nil {
+		if err := writeEach(w, &worlds[i], b, AppendJSONL); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeEach appends every event of world with add to b, which holds what
+// comes before them, writing b out whenever it passes 64 KB and at the end.
+func writeEach(w io.Writer, world *World, b []byte, add func([]byte, *Event) []byte) error {
+	var err error
+	world.Each(func(e *Event) {
+		if err != nil {
+			return
+		}
+		b = add(b, e)
+		if len(b) > 1<<16 {
+			_, err = w.Write(b)
+			b = b[:0]
+		}
+	})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }

@@ -127,16 +127,10 @@ func WriteShiViz(w io.Writer, worlds []World) error {
 	for i := range worlds {
 		b = AppendShiVizWorld(b, &worlds[i].Header)
 		v := NewShiViz(worlds[i].Header.IDs)
-		for k := range worlds[i].Events {
-			b = v.Append(b, &worlds[i].Events[k])
-			if len(b) > 1<<16 {
-				if _, err := w.Write(b); err != nil {
-					return err
-				}
-				b = b[:0]
-			}
+		if err := writeEach(w, &worlds[i], b, v.Append); err != nil {
+			return err
 		}
+		b = b[:0]
 	}
-	_, err := w.Write(b)
-	return err
+	return nil
 }

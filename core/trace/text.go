@@ -208,16 +208,7 @@ func WriteText(w io.Writer, worlds []World) error {
 		b = append(b, ", seed "...)
 		b = strconv.AppendUint(b, h.Seed, 10)
 		b = append(b, '\n')
-		for k := range worlds[i].Events {
-			b = AppendText(b, &worlds[i].Events[k])
-			if len(b) > 1<<16 {
-				if _, err := w.Write(b); err != nil {
-					return err
-				}
-				b = b[:0]
-			}
-		}
-		if _, err := w.Write(b); err != nil {
+		if err := writeEach(w, &worlds[i], b, AppendText); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -213,12 +214,25 @@ func TestFieldNames(t *testing.T) {
 	}
 }
 
+// tree contains itself, through a slice and a pointer: its cached encoder
+// must not recurse while it is being made.
+type tree struct {
+	Name  string `json:"name"`
+	Kids  []tree
+	Up    *tree
+	Extra any
+}
+
 func TestAppendJSONValues(t *testing.T) {
 	type inner struct{ A []int }
+	type ids []int
 	for _, c := range []struct {
 		v    any
 		want string
 	}{
+		{tree{Name: "r", Kids: []tree{{Name: "k", Up: &tree{Name: "u"}}}, Extra: inner{}},
+			`{"name":"r","kids":[{"name":"k","kids":[],"up":{"name":"u","kids":[],"up":null,"extra":null},"extra":null}],"up":null,"extra":{"a":[]}}`},
+		{[]any{ids{1, 2}, nil, map[string]tree{}}, `[[1,2],null,{}]`},
 		{nil, "null"}, {3.5, "3.5"}, {1e21, "1e+21"}, {float32(0.1), "0.10000000149011612"},
 		{map[string]int{"b": 2, "a": 1}, `{"a":1,"b":2}`}, {map[int]bool{10: true, 9: false}, `{"10":true,"9":false}`},
 		{inner{}, `{"a":[]}`}, {&inner{[]int{1}}, `{"a":[1]}`}, {[2]string{"x", "y"}, `["x","y"]`},
@@ -259,4 +273,46 @@ func FuzzReadJSONL(f *testing.F) {
 			t.Fatalf("second encoding differs:\n%s\n%s", first, second)
 		}
 	})
+}
+
+// A Recording gives back exactly the events it was given, however many
+// chunks they fill, and every writer writes the same bytes from it as from
+// the events themselves.
+func TestRecordingRoundTrip(t *testing.T) {
+	w := sample()
+	var events []Event
+	for len(events) < 3*logChunk {
+		for _, e := range w.Events {
+			e.Seq = uint64(len(events))
+			events = append(events, e)
+		}
+	}
+	rec := &Recording{}
+	for i := range events {
+		rec.Append(&events[i])
+	}
+	if got := rec.Events(); rec.Len() != len(events) || !reflect.DeepEqual(got, events) {
+		t.Fatalf("%d events back, want %d equal ones", rec.Len(), len(events))
+	}
+	i := 0
+	rec.Each(func(e *Event) {
+		if !reflect.DeepEqual(*e, events[i]) {
+			t.Fatalf("Each: event %d is %+v, want %+v", i, *e, events[i])
+		}
+		i++
+	})
+	plain := []World{{Header: w.Header, Events: events}}
+	compact := []World{{Header: w.Header, Rec: rec}}
+	for name, write := range map[string]func(io.Writer, []World) error{"jsonl": WriteJSONL, "text": WriteText, "shiviz": WriteShiViz} {
+		var a, b bytes.Buffer
+		if err := write(&a, plain); err != nil {
+			t.Fatal(err)
+		}
+		if err := write(&b, compact); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("%s: the recording writes differently from its events", name)
+		}
+	}
 }

@@ -83,7 +83,95 @@ func AppendJSON(b []byte, v any) []byte {
 	case float64:
 		return appendFloat(b, x)
 	}
-	return appendReflect(b, reflect.ValueOf(v))
+	rv := reflect.ValueOf(v)
+	return encoderOf(rv.Type())(b, rv)
+}
+
+// encoder appends a value of one type as JSON. Messages are encoded on
+// every traced event, so each type gets its encoder made once: field names
+// quoted in advance, and no kind switch per value.
+type encoder func(b []byte, v reflect.Value) []byte
+
+var encoders sync.Map // reflect.Type -> encoder
+
+func encoderOf(t reflect.Type) encoder {
+	if e, ok := encoders.Load(t); ok {
+		return e.(encoder)
+	}
+	e := newEncoder(t, map[reflect.Type]bool{})
+	encoders.Store(t, e)
+	return e
+}
+
+// newEncoder makes t's encoder. Types being made are in building: a type
+// that contains itself finds its encoder when it runs instead.
+func newEncoder(t reflect.Type, building map[reflect.Type]bool) encoder {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return func(b []byte, v reflect.Value) []byte { return strconv.AppendInt(b, v.Int(), 10) }
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return func(b []byte, v reflect.Value) []byte { return strconv.AppendUint(b, v.Uint(), 10) }
+	case reflect.Float32, reflect.Float64:
+		return func(b []byte, v reflect.Value) []byte { return appendFloat(b, v.Float()) }
+	case reflect.Bool:
+		return func(b []byte, v reflect.Value) []byte { return strconv.AppendBool(b, v.Bool()) }
+	case reflect.String:
+		return func(b []byte, v reflect.Value) []byte { return AppendString(b, v.String()) }
+	case reflect.Slice, reflect.Array:
+		elem := partEncoder(t.Elem(), building)
+		nilEmpty := t.Kind() == reflect.Slice
+		return func(b []byte, v reflect.Value) []byte {
+			if nilEmpty && v.IsNil() {
+				return append(b, "[]"...)
+			}
+			b = append(b, '[')
+			for i := range v.Len() {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = elem(b, v.Index(i))
+			}
+			return append(b, ']')
+		}
+	case reflect.Struct:
+		building[t] = true
+		type part struct {
+			index int
+			key   []byte // `"name":`, after a comma but for the first field
+			enc   encoder
+		}
+		var parts []part
+		for i, f := range fieldsOf(t) {
+			var key []byte
+			if i > 0 {
+				key = append(key, ',')
+			}
+			key = append(AppendString(key, f.name), ':')
+			parts = append(parts, part{f.index, key, partEncoder(t.Field(f.index).Type, building)})
+		}
+		delete(building, t)
+		return func(b []byte, v reflect.Value) []byte {
+			b = append(b, '{')
+			for _, p := range parts {
+				b = append(b, p.key...)
+				b = p.enc(b, v.Field(p.index))
+			}
+			return append(b, '}')
+		}
+	}
+	return appendReflect
+}
+
+// partEncoder is the encoder of a field or element type: made now, or
+// looked up when it runs if the type is being made (it contains itself).
+func partEncoder(t reflect.Type, building map[reflect.Type]bool) encoder {
+	if building[t] {
+		return func(b []byte, v reflect.Value) []byte { return encoderOf(t)(b, v) }
+	}
+	if e, ok := encoders.Load(t); ok {
+		return e.(encoder)
+	}
+	return newEncoder(t, building)
 }
 
 func appendFloat(b []byte, f float64) []byte {
@@ -111,32 +199,10 @@ func appendReflect(b []byte, v reflect.Value) []byte {
 		if v.IsNil() {
 			return append(b, "null"...)
 		}
-		return appendReflect(b, v.Elem())
-	case reflect.Slice:
-		if v.IsNil() {
-			return append(b, "[]"...)
-		}
-		fallthrough
-	case reflect.Array:
-		b = append(b, '[')
-		for i := range v.Len() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendReflect(b, v.Index(i))
-		}
-		return append(b, ']')
-	case reflect.Struct:
-		b = append(b, '{')
-		for i, f := range fieldsOf(v.Type()) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendString(b, f.name)
-			b = append(b, ':')
-			b = appendReflect(b, v.Field(f.index))
-		}
-		return append(b, '}')
+		e := v.Elem()
+		return encoderOf(e.Type())(b, e)
+	case reflect.Slice, reflect.Array, reflect.Struct:
+		return encoderOf(v.Type())(b, v)
 	case reflect.Map:
 		keys := v.MapKeys()
 		names := make([]string, len(keys))
