@@ -93,8 +93,8 @@ func (b *budget) Value(any) any               { return nil }
 // that looks too large does it force a collection and measure again, so
 // short-lived garbage never trips it.
 type memoryGuard struct {
-	max  uint64
-	base uint64
+	max     uint64
+	base    uint64
 	samples []metrics.Sample
 }
 

@@ -19,7 +19,7 @@ type world struct {
 	index  int // 1-based
 	spec   *algo.Spec
 	s      *sim.Sim
-	link   sim.Link   // the network's default link, as w:network last set it
+	link   sim.Link         // the network's default link, as w:network last set it
 	rec    *trace.Recording // nil: no trace
 	header trace.Header
 	ud     *lua.LUserData
