@@ -34,13 +34,13 @@ type Setting struct {
 // AppendHeader appends the JSONL header line (with its newline).
 func AppendHeader(b []byte, h *Header) []byte {
 	b = append(b, `{"type":"world","schema":`...)
-	b = strconv.AppendInt(b, int64(Schema), 10)
+	b = appendInt(b, int64(Schema))
 	b = append(b, `,"world":`...)
-	b = strconv.AppendInt(b, int64(h.World), 10)
+	b = appendInt(b, int64(h.World))
 	b = append(b, `,"algorithm":`...)
 	b = AppendString(b, h.Algorithm)
 	b = append(b, `,"seed":`...)
-	b = strconv.AppendUint(b, h.Seed, 10)
+	b = appendUint(b, h.Seed)
 	b = append(b, `,"topology":`...)
 	b = AppendString(b, h.Topology)
 	b = append(b, `,"ids":`...)
@@ -52,9 +52,9 @@ func AppendHeader(b []byte, h *Header) []byte {
 		b = AppendJSON(b, h.Adj)
 	}
 	b = append(b, `,"arity":`...)
-	b = strconv.AppendInt(b, int64(h.Arity), 10)
+	b = appendInt(b, int64(h.Arity))
 	b = append(b, `,"cols":`...)
-	b = strconv.AppendInt(b, int64(h.Cols), 10)
+	b = appendInt(b, int64(h.Cols))
 	b = append(b, `,"config":{`...)
 	for i, kv := range h.Config {
 		if i > 0 {
@@ -71,28 +71,28 @@ func AppendHeader(b []byte, h *Header) []byte {
 // come in a fixed order: t, seq, type, node, local, then the type's own.
 func AppendJSONL(b []byte, e *Event) []byte {
 	b = append(b, `{"t":`...)
-	b = strconv.AppendInt(b, e.T, 10)
+	b = appendInt(b, e.T)
 	b = append(b, `,"seq":`...)
-	b = strconv.AppendUint(b, e.Seq, 10)
+	b = appendUint(b, e.Seq)
 	b = append(b, `,"type":"`...)
 	b = append(b, e.Type.String()...)
 	b = append(b, '"')
 	if e.Node != NoNode {
 		b = append(b, `,"node":`...)
-		b = strconv.AppendInt(b, int64(e.Node), 10)
+		b = appendInt(b, int64(e.Node))
 		b = append(b, `,"local":`...)
-		b = strconv.AppendInt(b, e.Local, 10)
+		b = appendInt(b, e.Local)
 	}
 	switch e.Type {
 	case Send, Deliver, Drop:
 		b = append(b, `,"from":`...)
-		b = strconv.AppendInt(b, int64(e.From), 10)
+		b = appendInt(b, int64(e.From))
 		b = append(b, `,"to":`...)
-		b = strconv.AppendInt(b, int64(e.To), 10)
+		b = appendInt(b, int64(e.To))
 		b = append(b, `,"kind":`...)
 		b = AppendString(b, e.Kind)
 		b = append(b, `,"id":`...)
-		b = strconv.AppendUint(b, e.MsgID, 10)
+		b = appendUint(b, e.MsgID)
 		b = append(b, `,"msg":`...)
 		b = AppendJSON(b, e.Msg)
 		if e.Type == Drop {
@@ -125,7 +125,7 @@ func AppendJSONL(b []byte, e *Event) []byte {
 	}
 	if e.Line > 0 {
 		b = append(b, `,"line":`...)
-		b = strconv.AppendInt(b, int64(e.Line), 10)
+		b = appendInt(b, int64(e.Line))
 	}
 	return append(b, "}\n"...)
 }

@@ -2,7 +2,6 @@ package trace
 
 import (
 	"io"
-	"strconv"
 )
 
 // ShiViz's file format (what its "upload a log" reads): the parser regular
@@ -87,17 +86,17 @@ func (v *ShiViz) Append(b []byte, e *Event) []byte {
 		b = append(b, '"')
 		b = appendHost(b, v.hosts[k])
 		b = append(b, `":`...)
-		b = strconv.AppendUint(b, x, 10)
+		b = appendUint(b, x)
 	}
 	b = append(b, "}\nt="...)
-	b = strconv.AppendInt(b, e.T, 10)
+	b = appendInt(b, e.T)
 	b = append(b, ' ')
 	b = appendTextBody(b, e)
 	return append(b, '\n')
 }
 
 func appendHost(b []byte, id int) []byte {
-	return strconv.AppendInt(append(b, 'P'), int64(id), 10)
+	return appendInt(append(b, 'P'), int64(id))
 }
 
 // AppendShiVizHeader appends the parser and delimiter lines that open a
@@ -113,11 +112,11 @@ func AppendShiVizHeader(b []byte) []byte {
 // execution in ShiViz.
 func AppendShiVizWorld(b []byte, h *Header) []byte {
 	b = append(b, "=== world "...)
-	b = strconv.AppendInt(b, int64(h.World), 10)
+	b = appendInt(b, int64(h.World))
 	b = append(b, ": "...)
 	b = appendPlain(b, h.Algorithm)
 	b = append(b, " seed "...)
-	b = strconv.AppendUint(b, h.Seed, 10)
+	b = appendUint(b, h.Seed)
 	return append(b, " ===\n"...)
 }
 

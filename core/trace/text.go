@@ -17,14 +17,14 @@ import (
 func AppendText(b []byte, e *Event) []byte {
 	b = append(b, "t="...)
 	t := len(b)
-	b = strconv.AppendInt(b, e.T, 10)
+	b = appendInt(b, e.T)
 	for len(b)-t < 6 {
 		b = append(b, ' ')
 	}
 	b = append(b, ' ')
 	if e.Node != NoNode {
 		b = append(b, 'P')
-		b = strconv.AppendInt(b, int64(e.Node), 10)
+		b = appendInt(b, int64(e.Node))
 		b = append(b, ' ')
 	}
 	b = appendTextBody(b, e)
@@ -42,13 +42,13 @@ func appendTextBody(b []byte, e *Event) []byte {
 		b = appendFields(b, e.Msg)
 		if e.Type == Deliver {
 			b = append(b, " <- P"...)
-			b = strconv.AppendInt(b, int64(e.From), 10)
+			b = appendInt(b, int64(e.From))
 		} else {
 			b = append(b, " -> P"...)
-			b = strconv.AppendInt(b, int64(e.To), 10)
+			b = appendInt(b, int64(e.To))
 		}
 		b = append(b, " [m"...)
-		b = strconv.AppendUint(b, e.MsgID, 10)
+		b = appendUint(b, e.MsgID)
 		b = append(b, ']')
 		if e.Type == Drop {
 			b = append(b, ": "...)
@@ -84,7 +84,7 @@ func appendTextBody(b []byte, e *Event) []byte {
 	}
 	if e.Line > 0 {
 		b = append(b, " (line "...)
-		b = strconv.AppendInt(b, int64(e.Line), 10)
+		b = appendInt(b, int64(e.Line))
 		b = append(b, ')')
 	}
 	return b
@@ -198,7 +198,7 @@ func WriteText(w io.Writer, worlds []World) error {
 	for i := range worlds {
 		h := &worlds[i].Header
 		b = append(b[:0], "# world "...)
-		b = strconv.AppendInt(b, int64(h.World), 10)
+		b = appendInt(b, int64(h.World))
 		b = append(b, ": "...)
 		b = appendPlain(b, h.Algorithm)
 		b = append(b, " on "...)
@@ -206,7 +206,7 @@ func WriteText(w io.Writer, worlds []World) error {
 		b = append(b, ' ')
 		b = AppendJSON(b, h.IDs)
 		b = append(b, ", seed "...)
-		b = strconv.AppendUint(b, h.Seed, 10)
+		b = appendUint(b, h.Seed)
 		b = append(b, '\n')
 		if err := writeEach(w, &worlds[i], b, AppendText); err != nil {
 			return err

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -315,4 +317,35 @@ func TestRecordingRoundTrip(t *testing.T) {
 			t.Errorf("%s: the recording writes differently from its events", name)
 		}
 	}
+}
+
+func TestAppendNumbers(t *testing.T) {
+	for _, n := range []int64{0, 9, 10, 99, 100, 12345, -1, -10, -987654321, math.MaxInt64, math.MinInt64} {
+		if got, want := string(appendInt([]byte("x"), n)), "x"+strconv.FormatInt(n, 10); got != want {
+			t.Errorf("appendInt(%d) = %s, want %s", n, got, want)
+		}
+	}
+	ns := []uint64{0, 7, 10, 1 << 40, math.MaxUint64}
+	for p := uint64(1); p <= 1e19; p *= 10 {
+		ns = append(ns, p-1, p, p+1, 2*p-1)
+	}
+	for _, n := range ns {
+		if got, want := string(appendUint(nil, n)), strconv.FormatUint(n, 10); got != want {
+			t.Errorf("appendUint(%d) = %s, want %s", n, got, want)
+		}
+	}
+	for _, s := range []string{"", "ELECTION", `a"b`, `back\slash`, "tab\t", "del\x7f", "é", "\u2028"} {
+		if got, want := string(AppendString(nil, s)), string(appendStringSlow(s)); got != want {
+			t.Errorf("AppendString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// appendStringSlow is AppendString without its fast path.
+func appendStringSlow(s string) []byte {
+	if s == "" {
+		return []byte(`""`)
+	}
+	b := AppendString(nil, s+"\x01")
+	return append(b[:len(b)-len(`\u0001"`)], '"')
 }

@@ -2,10 +2,13 @@ package trace
 
 import (
 	"math"
+	"math/bits"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -75,9 +78,9 @@ func AppendJSON(b []byte, v any) []byte {
 	case string:
 		return AppendString(b, x)
 	case int:
-		return strconv.AppendInt(b, int64(x), 10)
+		return appendInt(b, int64(x))
 	case int64:
-		return strconv.AppendInt(b, x, 10)
+		return appendInt(b, x)
 	case bool:
 		return strconv.AppendBool(b, x)
 	case float64:
@@ -94,13 +97,28 @@ type encoder func(b []byte, v reflect.Value) []byte
 
 var encoders sync.Map // reflect.Type -> encoder
 
+// lastEncoder is the encoder found last: a run sends mostly one kind of
+// message, and the map lookup costs a hash of the type each time.
+var lastEncoder atomic.Pointer[typeEncoder]
+
+type typeEncoder struct {
+	t   reflect.Type
+	enc encoder
+}
+
 func encoderOf(t reflect.Type) encoder {
-	if e, ok := encoders.Load(t); ok {
-		return e.(encoder)
+	if last := lastEncoder.Load(); last != nil && last.t == t {
+		return last.enc
 	}
-	e := newEncoder(t, map[reflect.Type]bool{})
-	encoders.Store(t, e)
-	return e
+	var enc encoder
+	if e, ok := encoders.Load(t); ok {
+		enc = e.(encoder)
+	} else {
+		enc = newEncoder(t, map[reflect.Type]bool{})
+		encoders.Store(t, enc)
+	}
+	lastEncoder.Store(&typeEncoder{t, enc})
+	return enc
 }
 
 // newEncoder makes t's encoder. Types being made are in building: a type
@@ -108,9 +126,9 @@ func encoderOf(t reflect.Type) encoder {
 func newEncoder(t reflect.Type, building map[reflect.Type]bool) encoder {
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return func(b []byte, v reflect.Value) []byte { return strconv.AppendInt(b, v.Int(), 10) }
+		return func(b []byte, v reflect.Value) []byte { return appendInt(b, v.Int()) }
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return func(b []byte, v reflect.Value) []byte { return strconv.AppendUint(b, v.Uint(), 10) }
+		return func(b []byte, v reflect.Value) []byte { return appendUint(b, v.Uint()) }
 	case reflect.Float32, reflect.Float64:
 		return func(b []byte, v reflect.Value) []byte { return appendFloat(b, v.Float()) }
 	case reflect.Bool:
@@ -186,9 +204,9 @@ func appendReflect(b []byte, v reflect.Value) []byte {
 	case reflect.Invalid:
 		return append(b, "null"...)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return strconv.AppendInt(b, v.Int(), 10)
+		return appendInt(b, v.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return strconv.AppendUint(b, v.Uint(), 10)
+		return appendUint(b, v.Uint())
 	case reflect.Float32, reflect.Float64:
 		return appendFloat(b, v.Float())
 	case reflect.Bool:
@@ -242,9 +260,72 @@ func keyString(k reflect.Value) string {
 
 const hexDigits = "0123456789abcdef"
 
+// appendInt and appendUint append a number in decimal, as strconv does, but
+// write the digits in place: a trace line has eight numbers or so, and
+// strconv formats each aside and copies it.
+func appendInt(b []byte, n int64) []byte {
+	if n < 0 {
+		return appendDigits(append(b, '-'), uint64(-n))
+	}
+	return appendDigits(b, uint64(n))
+}
+
+func appendUint(b []byte, n uint64) []byte { return appendDigits(b, n) }
+
+func appendDigits(b []byte, n uint64) []byte {
+	if n < 10 {
+		return append(b, byte('0'+n))
+	}
+	// The number of digits, from the bit length (1233/4096 ~ log10 2).
+	d := bits.Len64(n) * 1233 >> 12
+	if n >= pow10[d] {
+		d++
+	}
+	l := len(b)
+	b = slices.Grow(b, d)[:l+d]
+	i := l + d
+	for n >= 100 {
+		q := n / 100
+		r := 2 * (n - 100*q)
+		i -= 2
+		b[i], b[i+1] = digitPairs[r], digitPairs[r+1]
+		n = q
+	}
+	if n >= 10 {
+		b[i-2], b[i-1] = digitPairs[2*n], digitPairs[2*n+1]
+	} else {
+		b[i-1] = byte('0' + n)
+	}
+	return b
+}
+
+const digitPairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" +
+	"30313233343536373839" + "40414243444546474849" + "50515253545556575859" + "60616263646566676869" +
+	"70717273747576777879" + "80818283848586878889" + "90919293949596979899"
+
+// pow10[d] is 10^d, the least number with d+1 digits.
+var pow10 = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18, 1e19}
+
+// plainString reports whether s is printable ASCII without quotes or
+// backslashes: JSON takes it as is. Kinds, keys and tags always are.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // AppendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD so
 // every line of a trace is valid JSON whatever a script logged.
 func AppendString(b []byte, s string) []byte {
+	if plainString(s) {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
