@@ -85,9 +85,14 @@ type queue struct {
 	// retired is the drained chunk holding the entry pop returned last: it
 	// is reused only once that entry has been processed.
 	retired *chunk
-	popped  event // the entry pop returned last, when it came from the heap
+	popped  event // the entry pop returned last, when it came from the heap or is a boot
+	// The boot entries, one per process, all due at time 0 and scheduled
+	// before anything else, are not stored: they are numbered 0..boots-1 and
+	// the first booted are popped. A million-process run would otherwise
+	// fill 64 MB of chunks with them.
+	booted, boots int32
 
-	// peek's finding, reused by pop: the bucket, or -1 for the heap. It
+	// peek's finding, reused by pop: the bucket, fromHeap or fromBoots. It
 	// stays valid across pops from the same bucket and across pushes that
 	// are not earlier, so that a run through one tick's events does not
 	// search for the next bucket each time.
@@ -96,7 +101,17 @@ type queue struct {
 	peeked   bool
 }
 
-func (q *queue) len() int { return q.inBkt + q.far.len() }
+// Where the next entry comes from when it is not in a bucket.
+const (
+	fromHeap  = -1
+	fromBoots = -2
+)
+
+func (q *queue) len() int { return q.inBkt + q.far.len() + int(q.boots-q.booted) }
+
+// boot schedules the boot entries of n processes at time 0; the queue must
+// be new.
+func (q *queue) boot(n int) { q.boots = int32(n) }
 
 func (q *queue) newChunk() *chunk {
 	if q.spare == nil {
@@ -180,17 +195,21 @@ func (q *queue) peek() (at Time, ok bool) {
 
 func (q *queue) find() (at Time, ok bool) {
 	q.far.settle()
+	if q.booted < q.boots {
+		q.nextSlot, q.nextAt, q.peeked = fromBoots, 0, true
+		return 0, true
+	}
 	if q.inBkt == 0 {
 		if q.far.len() == 0 {
 			return 0, false
 		}
-		q.nextSlot, q.nextAt, q.peeked = -1, q.far.a[0].at, true
+		q.nextSlot, q.nextAt, q.peeked = fromHeap, q.far.a[0].at, true
 		return q.nextAt, true
 	}
 	i := q.nextBucket()
 	t := q.base + Time((i-int(q.base))&bucketMask)
 	if q.far.len() > 0 && q.far.a[0].at <= t {
-		q.nextSlot, q.nextAt, q.peeked = -1, q.far.a[0].at, true
+		q.nextSlot, q.nextAt, q.peeked = fromHeap, q.far.a[0].at, true
 		return q.nextAt, true
 	}
 	q.nextSlot, q.nextAt, q.peeked = i, t, true
@@ -199,8 +218,12 @@ func (q *queue) find() (at Time, ok bool) {
 
 // first returns the next event, which peek has just found; it stays queued.
 func (q *queue) first() *event {
-	if q.nextSlot < 0 {
+	switch q.nextSlot {
+	case fromHeap:
 		return &q.far.a[0].ev
+	case fromBoots:
+		q.popped = event{kind: evStart, to: q.booted}
+		return &q.popped
 	}
 	b := &q.b[q.nextSlot]
 	return &b.head.ev[b.r]
@@ -218,10 +241,16 @@ func (q *queue) pop() (at Time, e *event, ok bool) {
 	at = q.nextAt
 	q.base = at
 	i := q.nextSlot
-	if i < 0 {
+	switch i {
+	case fromHeap:
 		q.peeked = false
 		q.far.settle()
 		q.popped = q.far.pop()
+		return at, &q.popped, true
+	case fromBoots:
+		q.popped = event{kind: evStart, to: q.booted}
+		q.booted++
+		q.peeked = q.booted < q.boots
 		return at, &q.popped, true
 	}
 	if q.retired != nil {
@@ -249,6 +278,9 @@ func (q *queue) pop() (at Time, e *event, ok bool) {
 // each calls f for every pending event, in no particular order.
 func (q *queue) each(f func(at Time, e *event)) {
 	q.far.settle()
+	for i := q.booted; i < q.boots; i++ {
+		f(0, &event{kind: evStart, to: i})
+	}
 	for i := range q.b {
 		b := &q.b[i]
 		at := q.base + Time((i-int(q.base))&bucketMask)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -148,5 +149,34 @@ func TestHeapOrder(t *testing.T) {
 		if e := h.pop(); e.aux != w.order {
 			t.Fatalf("pop %d: #%d, want #%d", i, e.aux, w.order)
 		}
+	}
+}
+
+// TestQueueBootsFirst: the boot entries are due at 0 before everything,
+// including entries for 0 scheduled before and while they are popped.
+func TestQueueBootsFirst(t *testing.T) {
+	var q queue
+	q.boot(3)
+	q.push(0, &event{aux: 10})
+	q.push(2, &event{aux: 11})
+	if q.len() != 5 {
+		t.Fatalf("len %d, want 5", q.len())
+	}
+	var got []string
+	for {
+		at, e, ok := q.pop()
+		if !ok {
+			break
+		}
+		if e.kind == evStart {
+			got = append(got, fmt.Sprintf("%d:boot%d", at, e.to))
+			q.push(0, &event{aux: uint64(20 + e.to)})
+		} else {
+			got = append(got, fmt.Sprintf("%d:#%d", at, e.aux))
+		}
+	}
+	want := []string{"0:boot0", "0:boot1", "0:boot2", "0:#10", "0:#20", "0:#21", "0:#22", "2:#11"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
 	}
 }

@@ -211,8 +211,8 @@ func New(cfg Config) (*Sim, error) {
 	for i, id := range s.ids {
 		next := (i + 1) % n
 		s.nodes[i] = nodeRT{s: s, idx: int32(i), id: int32(id), up: true, succ: int32(s.ids[next]), succIdx: int32(next)}
-		*s.entry(0) = event{kind: evStart, to: int32(i)}
 	}
+	s.q.boot(n)
 	return s, nil
 }
 
