@@ -45,6 +45,7 @@ failed, 2 a script error (reported as FILE:LINE: message) or bad usage.
 `
 
 func main() {
+	tuneGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -1,0 +1,19 @@
+package main
+
+import (
+	"os"
+	"runtime/debug"
+)
+
+// tuneGC makes the collector run less often unless GOGC says otherwise. A
+// run builds a model and a trace that stay live to its end, so the default
+// pacing (a collection each time the heap doubles) mostly rescans live
+// data. Measured with `dsim bench`: the Lua hook workload takes a third
+// less time; under Node, where the collector shares the one thread, the
+// million-process Chang-Roberts run about 15% less. Natively that run is
+// bound by memory latency and does not change.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+}
