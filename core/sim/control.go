@@ -102,6 +102,7 @@ func (s *Sim) Partition(groups [][]NodeID) error {
 			break
 		}
 	}
+	s.severed = s.split || len(s.cut) > 0
 	if s.tracing() {
 		ev := s.begin(trace.Partition, -1)
 		ev.Text = formatGroups(groups)
@@ -143,9 +144,11 @@ func (s *Sim) setCut(a, b NodeID, cut bool) error {
 			s.cut = map[uint64]bool{}
 		}
 		s.cut[k] = true
+		s.severed = true
 		t = trace.Partition
 	} else {
 		delete(s.cut, k)
+		s.severed = s.split || len(s.cut) > 0
 	}
 	if s.tracing() {
 		ev := s.begin(t, -1)
@@ -160,6 +163,7 @@ func (s *Sim) Heal() {
 	s.group = nil
 	s.split = false
 	s.cut = nil
+	s.severed = false
 	if s.tracing() {
 		ev := s.begin(trace.Heal, -1)
 		ev.Text = "all"

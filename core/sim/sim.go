@@ -85,6 +85,7 @@ type Sim struct {
 	group    []int32 // partition group per process, from the first Partition
 	split    bool    // some processes are in different groups
 	cut      map[uint64]bool
+	severed  bool   // split, or some link is cut: messages must be checked
 	suspects []bool // the detector's view per process, from the first crash
 	nSuspect int    // how many processes are suspected
 
@@ -371,7 +372,7 @@ func (s *Sim) Emit(e trace.Event) {
 type StopReason string
 
 const (
-	Quiescent   StopReason = "quiescent"   // no events left
+	Quiescent   StopReason = "quiescent"   // no live event left (cancelled timers do not count)
 	ReachedTime StopReason = "time"        // the requested time was reached
 	EventCount  StopReason = "events"      // the requested number of events ran
 	Predicate   StopReason = "predicate"   // the requested condition held
@@ -708,10 +709,14 @@ func (s *Sim) link(a, b int32) *Link {
 }
 
 func (s *Sim) connected(a, b int32) bool {
+	return !s.severed || s.reachable(a, b)
+}
+
+func (s *Sim) reachable(a, b int32) bool {
 	if s.split && s.group[a] != s.group[b] {
 		return false
 	}
-	return len(s.cut) == 0 || !s.cut[linkKey(min(a, b), max(a, b))]
+	return !s.cut[linkKey(min(a, b), max(a, b))]
 }
 
 // send is the network: it decides a message's fate when it is sent. from is
