@@ -43,12 +43,28 @@ func RingParams() []algo.Param {
 	)
 }
 
-// RingConfig is the configuration RingParams describe.
+// RingConfig is the configuration RingParams describe. The processes of a
+// world share their algorithm's one RingConfig.
 type RingConfig struct {
 	Boot
 	Hop     sim.Duration
 	Restart bool
 	Watch   bool
+	// leader is the "leader" state value set last, boxed: after an election
+	// every process sets the same one, and boxing the id for each process
+	// would cost an allocation apiece (a million in the benchmark).
+	leader struct {
+		id  sim.NodeID
+		box any
+	}
+}
+
+// leaderValue returns id as a state value, boxed once per new leader.
+func (c *RingConfig) leaderValue(id sim.NodeID) any {
+	if c.leader.box == nil || c.leader.id != id {
+		c.leader.id, c.leader.box = id, id
+	}
+	return c.leader.box
 }
 
 // RingConfigFrom reads the shared ring keys from resolved values.
@@ -176,7 +192,7 @@ func (r *Ring) Candidate(ctx sim.Context) {
 // Follow records id as the coordinator: the election is over here.
 func (r *Ring) Follow(ctx sim.Context, id sim.NodeID) {
 	r.leader, r.known = int32(id), true
-	ctx.Set("leader", id)
+	ctx.Set("leader", r.Cfg.leaderValue(id))
 	if id == ctx.Self() {
 		r.setRole(ctx, leaderRole)
 	} else {
