@@ -467,3 +467,29 @@ func TestDeadCountMatchesQueue(t *testing.T) {
 		check("after a step")
 	}
 }
+
+// A node or observer that runs the simulation from inside an event gets a
+// clear panic: the entry being processed would be reused under it.
+func TestRunInsideAnEventPanics(t *testing.T) {
+	for name, nested := range map[string]func(s *Sim){
+		"Run":  func(s *Sim) { s.Run(Until{}) },
+		"Step": func(s *Sim) { s.Step() },
+	} {
+		var s *Sim
+		var got any
+		mk := func(NodeID) Node {
+			return &fnNode{start: func(Context) {
+				defer func() { got = recover() }()
+				nested(s)
+			}}
+		}
+		s, _ = world(t, []NodeID{1}, DefaultLink, mk)
+		s.Step()
+		if msg, _ := got.(string); !strings.Contains(msg, "called while the simulation is running") {
+			t.Errorf("%s inside an event: recovered %v", name, got)
+		}
+		if s.Running() {
+			t.Errorf("%s: still running after the outer Step", name)
+		}
+	}
+}

@@ -326,8 +326,8 @@ func (s *Sim) Events() uint64 { return s.events }
 // Stop makes the current Run return after the event in progress.
 func (s *Sim) Stop() { s.stop = true }
 
-// Running reports whether a Run is in progress (scenario hooks may not
-// start another).
+// Running reports whether a Run or Step is in progress: neither may start
+// from inside one (it panics).
 func (s *Sim) Running() bool { return s.running }
 
 func (s *Sim) tracing() bool { return len(s.observers) > 0 }
