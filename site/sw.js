@@ -6,17 +6,26 @@
 // An unstamped copy (VERSION still holds the placeholder, e.g. site/ served
 // as-is while developing) goes to the network first and falls back to the
 // cache, so edits show up on reload.
+//
+// Every navigation (reload, a new tab, a share link, index.html by name) is
+// answered with the page stored under the scope's own URL, "./". A
+// response that came through a redirect is never stored as it is: the
+// browser refuses a redirected response as the answer to a navigation.
 "use strict";
 
 const VERSION = "__DSIM_VERSION__";
 const STAMPED = !VERSION.startsWith("__");
 const CACHE = "dsim-site-" + VERSION;
-const ASSETS = ["./", "index.html", "style.css", "editor.js", "wasm_exec.js", "boot.js", "worker.js", "dsim.wasm"];
+const PAGE = "./";
+const ASSETS = [PAGE, "style.css", "editor.js", "wasm_exec.js", "boot.js", "worker.js", "dsim.wasm"];
 
 self.addEventListener("install", (ev) => {
   ev.waitUntil(
     caches.open(CACHE)
-      .then((c) => c.addAll(ASSETS.map((a) => new Request(a, { cache: "reload" }))))
+      .then((cache) => Promise.all(ASSETS.map(async (a) => {
+        const resp = await fromNetwork(cache, new URL(a, self.registration.scope).href, new Request(a, { cache: "reload" }), true);
+        if (!resp.ok) throw new Error(`${a}: ${resp.status} ${resp.statusText}`);
+      })))
       .then(() => self.skipWaiting()),
   );
 });
@@ -33,29 +42,47 @@ self.addEventListener("fetch", (ev) => {
   const req = ev.request;
   const url = new URL(req.url);
   if (req.method !== "GET" || url.origin !== self.location.origin) return;
-  // The page itself, whatever its query or fragment, is index.html.
-  const key = req.mode === "navigate" ? new URL("index.html", self.registration.scope).href : url.origin + url.pathname;
+  const page = new URL(PAGE, self.registration.scope);
+  if (req.mode === "navigate" && (url.pathname === page.pathname || url.pathname === page.pathname + "index.html")) {
+    // The page itself, whatever its query or fragment, is "./"; it is
+    // fetched as a plain request, which follows redirects.
+    ev.respondWith(STAMPED ? cacheFirst(page.href, page.href) : networkFirst(page.href, page.href));
+    return;
+  }
+  const key = url.origin + url.pathname;
   ev.respondWith(STAMPED ? cacheFirst(key, req) : networkFirst(key, req));
 });
 
 async function cacheFirst(key, req) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(key);
-  if (hit) return hit;
-  const resp = await fetch(req);
-  if (resp.ok && resp.type === "basic") cache.put(key, resp.clone());
-  return resp;
+  if (hit && !hit.redirected) return hit;
+  return fromNetwork(cache, key, req, false);
 }
 
 async function networkFirst(key, req) {
   const cache = await caches.open(CACHE);
   try {
-    const resp = await fetch(req);
-    if (resp.ok && resp.type === "basic") cache.put(key, resp.clone());
-    return resp;
+    return await fromNetwork(cache, key, req, false);
   } catch (err) {
     const hit = await cache.match(key);
-    if (hit) return hit;
+    if (hit && !hit.redirected) return hit;
     throw err;
   }
+}
+
+// fromNetwork fetches req and stores a good answer under key (wait: only
+// once it is stored); any other answer, an error status say, goes back as
+// it is and is not stored. An answer that followed a redirect is stored
+// and returned as a fresh response with the same body and headers.
+async function fromNetwork(cache, key, req, wait) {
+  let resp = await fetch(req);
+  if (!resp.ok || resp.type !== "basic") return resp;
+  if (resp.redirected) {
+    resp = new Response(await resp.blob(), { status: resp.status, statusText: resp.statusText, headers: resp.headers });
+  }
+  const stored = cache.put(key, resp.clone());
+  if (wait) await stored;
+  else stored.catch(() => {}); // a full disk: the page still gets its answer
+  return resp;
 }

@@ -11,6 +11,7 @@ import (
 // EngineHandlers receive what the engine reports. They run on the page's
 // thread, between browser events.
 type EngineHandlers struct {
+	Ready    func()                               // a worker has started its engine (after NewEngine, and after each Stop)
 	Progress func(id int, events uint64, t int64) // during a long run, every script.ProgressEvery events
 	Result   func(RunResult)                      // once per run that was not stopped
 }
@@ -29,7 +30,7 @@ type Engine struct {
 // NewEngine starts the engine worker.
 func NewEngine(h EngineHandlers) *Engine {
 	e := &Engine{h: h}
-	e.onMsg = js.FuncOf(func(this js.Value, args []js.Value) any {
+	e.onMsg = callback(func(this js.Value, args []js.Value) any {
 		e.receive(args[0].Get("data"))
 		return nil
 	})
@@ -76,6 +77,12 @@ func (e *Engine) Stop() {
 func (e *Engine) Busy() bool { return e.running != 0 }
 
 func (e *Engine) receive(m js.Value) {
+	if m.Get("op").String() == "ready" {
+		if e.h.Ready != nil {
+			e.h.Ready()
+		}
+		return
+	}
 	id := m.Get("id")
 	if id.Type() != js.TypeNumber || id.Int() != e.running {
 		return // a message about a run that was stopped or replaced

@@ -28,6 +28,11 @@ import (
 const (
 	storeScenario = "dsim.scenario"
 	storeExample  = "dsim.example"
+	// storePrevious keeps the user's scenario that a share link replaced;
+	// storeShared is that link's scenario, which is nobody's work to keep
+	// when the next link replaces it unchanged.
+	storePrevious = "dsim.scenario.previous"
+	storeShared   = "dsim.scenario.shared"
 	scenarioName  = "scenario.lua"
 	// snapshotEvery is the replay's snapshot interval: seeking replays at
 	// most this many events.
@@ -69,6 +74,8 @@ type app struct {
 	stopReading func() // ends the reading of a trace in progress
 	forking     bool
 	frame       *frameScheduler
+	sharing     bool   // a share link is shown
+	shareText   string // the scenario it carries
 
 	topo    *topoView
 	diagram *diagramView
@@ -84,7 +91,7 @@ type app struct {
 		world, progress, progressText, summary   dom.Element
 		forkHint, errorBanner, status, output    dom.Element
 		examples, desc, shareURL, jsonl, shiviz  dom.Element
-		state, stats, checks                     dom.Element
+		state, stats, checks, sharedNote         dom.Element
 	}
 }
 
@@ -98,11 +105,15 @@ func startUI() {
 	body = doc.(dom.HTMLDocument).Body()
 	a := &app{selected: -1}
 	a.bind()
+	panicked = func(msg string) {
+		a.showError("Something went wrong inside the playground (" + msg + "). Run again, or reload the page; your scenario is kept.")
+		a.setRunState("error")
+	}
 	a.frame = newFrameScheduler(a.onFrame)
 	a.topo = newTopoView(a, byID("topology"))
 	a.diagram = newDiagramView(a, byID("diagram"))
 	a.log = newLogView(a, byID("log"), byID("log-scroll"), byID("log-filters"))
-	a.eng = NewEngine(EngineHandlers{Progress: a.onProgress, Result: a.onResult})
+	a.eng = NewEngine(EngineHandlers{Ready: a.onEngineReady, Progress: a.onProgress, Result: a.onResult})
 	a.loadExamples()
 	a.startEditor()
 	a.wireControls()
@@ -117,7 +128,7 @@ func startUI() {
 // idle runs fn when the browser has nothing better to do.
 func idle(fn func()) {
 	var f js.Func
-	f = js.FuncOf(func(js.Value, []js.Value) any {
+	f = callback(func(js.Value, []js.Value) any {
 		f.Release()
 		fn()
 		return nil
@@ -171,7 +182,7 @@ func (a *app) bind() {
 		{&e.forkHint, "fork-hint"}, {&e.errorBanner, "error"}, {&e.status, "status"}, {&e.output, "output"},
 		{&e.examples, "examples"}, {&e.desc, "example-desc"}, {&e.shareURL, "share-url"},
 		{&e.jsonl, "download-jsonl"}, {&e.shiviz, "download-shiviz"},
-		{&e.state, "state"}, {&e.stats, "stats"}, {&e.checks, "checks"},
+		{&e.state, "state"}, {&e.stats, "stats"}, {&e.checks, "checks"}, {&e.sharedNote, "shared-note"},
 	} {
 		*b.p = byID(b.id)
 	}
@@ -220,6 +231,12 @@ func store(key, v string) {
 	defer func() { recover() }() // quota exceeded: keep going
 	if s := storage(); s.Truthy() {
 		s.Call("setItem", key, v)
+	}
+}
+
+func forget(key string) {
+	if s := storage(); s.Truthy() {
+		s.Call("removeItem", key)
 	}
 }
 
@@ -291,8 +308,9 @@ func (a *app) startEditor() {
 		a.el.desc.SetTextContent(ex.Description)
 	}
 	save := debounce(300, func() { store(storeScenario, a.text()) })
-	a.editor.Call("create", byID("editor").Underlying(), text, js.FuncOf(func(js.Value, []js.Value) any {
+	a.editor.Call("create", byID("editor").Underlying(), text, callback(func(js.Value, []js.Value) any {
 		save()
+		a.forgetShareLink()
 		return nil
 	}))
 }
@@ -323,15 +341,50 @@ func (a *app) loadShareLink() {
 		a.showError("This share link cannot be opened: " + err.Error() + ". Your saved scenario is unchanged.")
 		return
 	}
+	// The scenario stored is the user's work, unless it is the scenario of
+	// the last link opened, unchanged.
+	mine, _ := loadStored(storeScenario)
+	if shared, _ := loadStored(storeShared); mine != "" && mine != src && mine != shared {
+		store(storePrevious, mine)
+	}
+	store(storeShared, src)
 	a.setText(src)
 	setValue(a.el.examples, "")
 	a.el.desc.SetTextContent("")
-	a.showStatus("Loaded the scenario from the share link (Ctrl+Z in the editor brings back yours).")
+	a.showStatus("Loaded the scenario from the share link.")
+	prev, kept := loadStored(storePrevious)
+	show(a.el.sharedNote, kept && prev != src)
+}
+
+// restorePrevious brings back the scenario the last share link replaced.
+func (a *app) restorePrevious() {
+	prev, ok := loadStored(storePrevious)
+	show(a.el.sharedNote, false)
+	if !ok {
+		return
+	}
+	a.setText(prev)
+	forget(storePrevious)
+	forget(storeShared)
+	a.showStatus("Your previous scenario is back (Ctrl+Z in the editor brings back the shared one).")
+}
+
+// forgetShareLink hides the share link shown, once the scenario it carries
+// has been edited.
+func (a *app) forgetShareLink() {
+	if !a.sharing || a.shareText == a.text() {
+		return
+	}
+	a.sharing, a.shareText = false, ""
+	setValue(a.el.shareURL, "")
+	show(a.el.shareURL, false)
+	a.showStatus("") // "copied" is no longer true of this scenario
 }
 
 func (a *app) shareLink() {
 	loc := window.Location()
-	link := loc.Origin() + loc.Pathname() + loc.Search() + share.Encode(a.text())
+	a.sharing, a.shareText = true, a.text()
+	link := loc.Origin() + loc.Pathname() + loc.Search() + share.Encode(a.shareText)
 	setValue(a.el.shareURL, link)
 	show(a.el.shareURL, true)
 	a.el.shareURL.Underlying().Call("select")
@@ -340,14 +393,16 @@ func (a *app) shareLink() {
 		a.showStatus("Copy the link above to share this scenario.")
 		return
 	}
-	ok := js.FuncOf(func(js.Value, []js.Value) any {
-		a.showStatus("Share link copied to the clipboard.")
-		return nil
-	})
-	fail := js.FuncOf(func(js.Value, []js.Value) any {
-		a.showStatus("Copy the link above to share this scenario.")
-		return nil
-	})
+	var ok, fail js.Func
+	settled := func(msg string) js.Func {
+		return callback(func(js.Value, []js.Value) any {
+			ok.Release()
+			fail.Release()
+			a.showStatus(msg)
+			return nil
+		})
+	}
+	ok, fail = settled("Share link copied to the clipboard."), settled("Copy the link above to share this scenario.")
 	clip.Call("writeText", link).Call("then", ok, fail)
 }
 
@@ -362,7 +417,7 @@ func (a *app) download(name, mime, data string) {
 	body.AppendChild(link)
 	link.Underlying().Call("click")
 	link.Remove()
-	window.SetTimeout(func() { js.Global().Get("URL").Call("revokeObjectURL", url) }, 10_000)
+	setTimeout(func() { js.Global().Get("URL").Call("revokeObjectURL", url) }, 10_000)
 }
 
 func (a *app) downloadShiViz() {
@@ -396,6 +451,7 @@ func (a *app) run() {
 	a.loading = false
 	a.setRunState("running")
 	a.el.progressText.SetTextContent("starting…")
+	a.stopEngine() // Run would do it, unseen
 	a.eng.Run(RunRequest{Name: scenarioName, Src: a.text(), Seed: seed, SeedSet: seedSet})
 }
 
@@ -409,9 +465,23 @@ func (a *app) cancelReading() {
 func (a *app) stop() {
 	if a.eng.Busy() || a.stopReading != nil {
 		a.cancelReading()
-		a.eng.Stop()
+		a.stopEngine()
 		a.setRunState("idle")
 		a.showStatus("Stopped.")
+	}
+}
+
+// onEngineReady marks the page for tests (body[data-engine]): with the
+// engine worker's own scripts loaded, leaving the page cuts no download
+// short.
+func (a *app) onEngineReady() { body.Underlying().Get("dataset").Set("engine", "ready") }
+
+// stopEngine ends the engine's run, if one is in progress, and waits for
+// the fresh worker that replaces it.
+func (a *app) stopEngine() {
+	if a.eng.Busy() {
+		a.eng.Stop()
+		body.Underlying().Get("dataset").Set("engine", "starting")
 	}
 }
 
@@ -494,21 +564,19 @@ func (a *app) fillWorldMenu() {
 // then calls then (if not nil). A long trace takes a while to index and
 // draw, so the work is done in steps that each give the page the thread
 // back; the controls stay off until the last one.
+//
+// Between two steps the browser runs events and draws frames, which read
+// the app's state: every step leaves it consistent (see install).
 func (a *app) showWorld(i int, then func()) {
 	a.pause()
 	a.gen++
 	gen := a.gen
 	a.loading = true
-	a.selected, a.past, a.future = -1, nil, nil
-	a.r, a.dia = nil, nil
 	a.enableTimeline(false)
+	a.install(nil, nil)
 	if i >= len(a.worlds) {
 		a.world = 0
-		a.topo.reset()
-		a.diagram.reset()
-		a.log.reset()
-		a.resetState()
-		a.renderStats()
+		a.log.reset() // no filters either
 		a.loading = false
 		a.setCursor(0)
 		if then != nil {
@@ -520,7 +588,6 @@ func (a *app) showWorld(i int, then func()) {
 	a.stateAll = false
 	setValue(a.el.world, itoa(i))
 	var r *replay.Replay
-	var dia *spacetime.Diagram
 	// Each step is timed as a performance measure "dsim: <name>", which
 	// the browser tests read to report where the time goes.
 	steps := []struct {
@@ -532,15 +599,11 @@ func (a *app) showWorld(i int, then func()) {
 			return false
 		}},
 		{"index the diagram", func() bool {
-			dia = spacetime.New(r)
-			a.lay = layout.New(&r.Header, r.Nodes)
-			a.r, a.dia = r, dia
-			a.topo.reset()
+			a.install(r, spacetime.New(r))
 			return false
 		}},
 		{"draw the topology", func() bool { return a.topo.addNodes(nodesPerStep) }},
 		{"fill the log", func() bool {
-			a.diagram.reset()
 			a.log.reset()
 			return false
 		}},
@@ -580,6 +643,28 @@ func (a *app) showWorld(i int, then func()) {
 		}
 	}
 	next(0)
+}
+
+// install makes r (nil: none) the world shown, drawn by dia, with the
+// cursor after its last event and nothing selected, and empties every view
+// built from the world shown before, so that nothing on the page refers to
+// another world than a.r; the views fill in later steps of showWorld.
+func (a *app) install(r *replay.Replay, dia *spacetime.Diagram) {
+	a.r, a.dia, a.lay = r, dia, layout.Layout{}
+	a.selected, a.past, a.future = -1, nil, nil
+	a.cursor, a.viewT = 0, 0
+	if r != nil {
+		a.lay = layout.New(&r.Header, r.Nodes)
+		if n := len(r.Events); n > 0 {
+			a.cursor, a.viewT = n, float64(r.Events[n-1].T)
+		}
+	}
+	a.topo.reset()
+	a.diagram.reset()
+	a.log.clear()
+	empty(a.el.state)
+	a.states = stateTable{}
+	empty(a.el.stats)
 }
 
 func (a *app) enableTimeline(on bool) {
@@ -632,7 +717,7 @@ func (a *app) refresh() {
 // step moves the cursor by d events; from the end, a step forward starts
 // over.
 func (a *app) step(d int) {
-	if a.r == nil {
+	if a.r == nil || a.loading {
 		return
 	}
 	a.pause()
@@ -653,7 +738,7 @@ func (a *app) followCursor() {
 }
 
 func (a *app) play() {
-	if a.r == nil || a.playing {
+	if a.r == nil || a.loading || a.playing {
 		return
 	}
 	if a.cursor >= len(a.r.Events) {
@@ -722,7 +807,7 @@ func (a *app) onFrame(now float64) {
 // --- fork from here
 
 func (a *app) setForking(on bool) {
-	a.forking = on && a.r != nil
+	a.forking = on && a.r != nil && !a.loading
 	a.el.fork.SetAttribute("aria-pressed", fmt.Sprint(a.forking))
 	show(a.el.forkHint, a.forking)
 	body.Class().Remove("forking")
@@ -757,6 +842,7 @@ func (a *app) wireControls() {
 	onClick(a.el.back, func() { a.step(-1) })
 	onClick(a.el.fork, func() { a.setForking(!a.forking) })
 	onClick(byID("share"), a.shareLink)
+	onClick(byID("restore"), a.restorePrevious)
 	onClick(a.el.jsonl, func() {
 		if a.result != nil {
 			a.download("dsim-trace.jsonl", "application/x-ndjson", a.result.JSONL)
@@ -851,7 +937,7 @@ func (a *app) worldEvents() []trace.Event {
 // highlighted, the cursor moves just after it, and the log and the diagram
 // show it.
 func (a *app) selectEvent(i int, fromDiagram bool) {
-	if a.r == nil {
+	if a.r == nil || a.loading {
 		return
 	}
 	a.pause()
@@ -876,5 +962,5 @@ func (a *app) registerServiceWorker() {
 		return
 	}
 	// Offline use is a bonus: a failure to register changes nothing else.
-	nav.Get("serviceWorker").Call("register", "sw.js").Call("catch", js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+	nav.Get("serviceWorker").Call("register", "sw.js").Call("catch", callback(func(js.Value, []js.Value) any { return nil }))
 }

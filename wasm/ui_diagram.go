@@ -109,7 +109,7 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 	onClick(byID("zoom-out"), func() { d.zoom(1/1.6, d.v.Left+d.v.Width/2) })
 	onClick(byID("zoom-fit"), func() { d.fitted = false; d.dirty() })
 	d.wire()
-	js.Global().Get("ResizeObserver").New(js.FuncOf(func(js.Value, []js.Value) any {
+	js.Global().Get("ResizeObserver").New(callback(func(js.Value, []js.Value) any {
 		d.dirty()
 		return nil
 	})).Call("observe", s)

@@ -80,7 +80,7 @@ func setDisabled(e dom.Element, off bool) { e.Underlying().Set("disabled", off) 
 // on adds a listener that gets the raw event; use it where dom/v2's event
 // wrapping would cost too much or is not needed.
 func on(target js.Value, typ string, fn func(ev js.Value), opts ...any) {
-	f := js.FuncOf(func(this js.Value, args []js.Value) any {
+	f := callback(func(this js.Value, args []js.Value) any {
 		fn(args[0])
 		return nil
 	})
@@ -127,7 +127,7 @@ type frameScheduler struct {
 
 func newFrameScheduler(fn func(now float64)) *frameScheduler {
 	s := &frameScheduler{}
-	s.fn = js.FuncOf(func(this js.Value, args []js.Value) any {
+	s.fn = callback(func(this js.Value, args []js.Value) any {
 		s.pending = false
 		fn(args[0].Float())
 		return nil
@@ -146,10 +146,17 @@ func (s *frameScheduler) request() {
 // call to it.
 func debounce(ms int, fn func()) func() {
 	timer := 0
+	// one function for every timer: a cancelled timer never runs, so it
+	// could not release its own
+	f := callback(func(js.Value, []js.Value) any {
+		timer = 0
+		fn()
+		return nil
+	})
 	return func() {
 		if timer != 0 {
-			window.ClearTimeout(timer)
+			js.Global().Call("clearTimeout", timer)
 		}
-		timer = window.SetTimeout(func() { timer = 0; fn() }, ms)
+		timer = js.Global().Call("setTimeout", f, ms).Int()
 	}
 }

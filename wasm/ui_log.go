@@ -170,13 +170,26 @@ func (l *logView) filterNode(id int) {
 	l.refilter()
 }
 
-func (l *logView) refilter() {
+// clear empties the log until reset fills it: it lists nothing, so that
+// no row refers to the world shown before.
+func (l *logView) clear() {
+	l.hideRows()
+	l.rows = nil
+	l.count.SetTextContent("")
+	l.render()
+}
+
+func (l *logView) hideRows() {
 	for k := range l.shows {
 		if l.shows[k].index != -1 {
 			l.shows[k] = rowShows{index: -1}
 			l.pool[k][0].Set("hidden", true)
 		}
 	}
+}
+
+func (l *logView) refilter() {
+	l.hideRows()
 	r := l.a.r
 	l.rows = nil
 	if r != nil {

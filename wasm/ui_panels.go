@@ -293,7 +293,7 @@ func (a *app) gotoSeq(w int, seq uint64) {
 				a.selectEvent(idx, false)
 			}
 		}
-		if i != a.world || a.r == nil {
+		if i != a.world || a.r == nil || a.loading {
 			a.showWorld(i, show)
 		} else {
 			show()

@@ -36,13 +36,13 @@ func afterFrame(fn func()) {
 		}
 	}
 	var f js.Func
-	f = js.FuncOf(func(js.Value, []js.Value) any {
+	f = callback(func(js.Value, []js.Value) any {
 		f.Release()
-		window.SetTimeout(run, 0)
+		setTimeout(run, 0)
 		return nil
 	})
 	js.Global().Call("requestAnimationFrame", f)
-	window.SetTimeout(run, 100)
+	setTimeout(run, 100)
 }
 
 // measure records the time since start as the performance measure

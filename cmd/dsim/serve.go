@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // siteDir finds the built playground: the --dir flag, else build/site under
@@ -40,12 +41,19 @@ func checkSite(dir string) error {
 }
 
 // siteHandler serves the static files, always revalidated, so a rebuilt
-// playground is what the next reload gets.
+// playground is what the next reload gets. A folder's index.html is served
+// under both of its names: http.FileServer would answer .../index.html with
+// a redirect to ./, and a service worker that cached that redirect could not
+// answer a navigation with it.
 func siteHandler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if folder, ok := strings.CutSuffix(r.URL.Path, "/index.html"); ok {
+			r = r.Clone(r.Context())
+			r.URL.Path = folder + "/"
+		}
 		files.ServeHTTP(w, r)
 	})
 }

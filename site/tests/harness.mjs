@@ -106,14 +106,16 @@ export function playground() {
       });
       page.on("requestfailed", (r) => errors.push(`${r.failure()?.errorText} ${r.url()}`));
       t.after(async () => {
-        if (errors.length) {
-          t.diagnostic(`page errors: ${errors.join(" | ")}`);
+        // Closing the page cuts what it still loads short: not its error.
+        const seen = errors.splice(0);
+        if (seen.length) {
+          t.diagnostic(`page errors: ${seen.join(" | ")}`);
         }
         if (page.isClosed()) return;
-        const failed = t.passed === false || errors.length > 0;
+        const failed = t.passed === false || seen.length > 0;
         if (failed) await page.screenshot({ path: artifact(`failed-${slug(t.name)}.png`), fullPage: true });
         await page.close();
-        if (errors.length) throw new Error(`the page reported errors: ${errors.join(" | ")}`);
+        if (seen.length) throw new Error(`the page reported errors: ${seen.join(" | ")}`);
       });
       await page.goto(pg.url + path);
       await uiReady(page);
@@ -123,10 +125,13 @@ export function playground() {
   return pg;
 }
 
-// uiReady waits for boot.js's mark: the wasm UI is wired.
+// uiReady waits for boot.js's mark (the wasm UI is wired) and for the
+// engine worker to be up. A test that leaves the page earlier would cut the
+// worker's scripts short, and the browser would report their loads as
+// failed (net::ERR_ABORTED).
 export async function uiReady(page) {
   await page.waitForFunction(
-    () => performance.getEntriesByName("dsim-ui-ready").length > 0 || document.body.dataset.run === "error",
+    () => (performance.getEntriesByName("dsim-ui-ready").length > 0 && document.body.dataset.engine === "ready") || document.body.dataset.run === "error",
     null,
     { timeout: patience },
   );

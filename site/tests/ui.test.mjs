@@ -213,16 +213,40 @@ test("a share link carries the scenario; a damaged one loses nothing", async (t)
   await page.click("#share");
   const link = await page.locator("#share-url").inputValue();
   assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#s=[A-Za-z0-9_-]+$/);
+  // the link shown carries the scenario as it was: an edit takes it away
+  await page.locator("#editor .cm-content").click();
+  await page.keyboard.type("-- edited");
+  await page.waitForSelector("#share-url", { state: "hidden", timeout: patience });
+  assert.equal(await page.locator("#share-url").inputValue(), "");
+  const text2 = "-- another shared one\n";
+  await page.evaluate((s) => dsimEditor.setText(s), text2);
+  await page.click("#share");
+  const link2 = await page.locator("#share-url").inputValue();
 
-  // another tab, other work stored: the link replaces the scenario
+  // another tab, other work stored: the link replaces the scenario, and
+  // the work is kept for Restore
   const other = await pg.open(t);
   await other.evaluate(() => dsimEditor.setText("-- my own work\n"));
   await other.waitForFunction(() => localStorage.getItem("dsim.scenario") === "-- my own work\n");
+  assert.ok(await other.locator("#shared-note").isHidden());
   await other.goto(link);
   await uiReady(other);
   assert.equal(await other.evaluate(() => dsimEditor.getText()), text);
   assert.match(await other.locator("#status").textContent(), /share link/);
   assert.equal(await other.evaluate(() => location.hash), "", "the fragment is dropped once loaded");
+  assert.ok(await other.locator("#shared-note").isVisible());
+  assert.equal(await other.locator("#shared-note").textContent(), "Opened a shared scenario; your previous one is kept — Restore");
+  assert.equal(await other.evaluate(() => localStorage.getItem("dsim.scenario")), text);
+  // another link: the first link's scenario, unedited, is not work to keep
+  await other.goto(link2);
+  await uiReady(other);
+  assert.equal(await other.evaluate(() => dsimEditor.getText()), text2);
+  assert.equal(await other.evaluate(() => localStorage.getItem("dsim.scenario.previous")), "-- my own work\n");
+  await other.click("#restore");
+  assert.equal(await other.evaluate(() => dsimEditor.getText()), "-- my own work\n");
+  assert.equal(await other.evaluate(() => localStorage.getItem("dsim.scenario")), "-- my own work\n");
+  assert.ok(await other.locator("#shared-note").isHidden());
+  assert.match(await other.locator("#status").textContent(), /previous scenario is back/);
 
   // a damaged link: a clear message, and the stored scenario is untouched
   await other.evaluate(() => dsimEditor.setText("-- my own work\n"));
@@ -294,21 +318,94 @@ test("screenshots of a finished run at 1280x800 and at phone width", async (t) =
   }
 });
 
-test("works offline once loaded", async (t) => {
+// The service worker answers every navigation from its cache once it is
+// active: a reload, a share link opened in another tab of the same
+// browser, index.html by name, and all of it offline.
+test("the service worker: reload, a share link in a new tab, index.html, offline", async (t) => {
   const page = await pg.open(t);
   await page.evaluate(() => navigator.serviceWorker.ready);
-  await page.reload(); // now under the service worker's control
+  await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: patience });
+  const reloaded = await page.reload();
+  assert.ok(reloaded.fromServiceWorker(), "the reload was not answered by the service worker");
+  assert.equal(reloaded.status(), 200);
   await uiReady(page);
-  assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller), "no service worker controls the page");
+
+  const text = '-- from the share link\nlocal w = sim.world{algorithm = "election.ring", n = 5}\nw:node(2):command("elect")\nw:run()\n';
+  await page.evaluate((s) => dsimEditor.setText(s), text);
+  await page.click("#share");
+  const link = await page.locator("#share-url").inputValue();
+
+  const tab = await pg.open(t, { path: link.slice(pg.url.length) });
+  assert.equal(await tab.evaluate(() => dsimEditor.getText()), text);
+  const byName = await tab.goto(pg.url + "index.html");
+  assert.ok(byName.fromServiceWorker() && byName.status() === 200, "index.html by name");
+  await uiReady(tab);
+
   await page.context().setOffline(true);
   try {
-    await page.reload();
-    await uiReady(page);
-    await runExample(page, "election/ring-six.lua");
-    assert.match(await page.locator("#summary").textContent(), /^leader/);
+    const off = await pg.open(t, { path: link.slice(pg.url.length) });
+    assert.equal(await off.evaluate(() => dsimEditor.getText()), text);
+    await off.click("#run");
+    await runState(off, "done");
+    assert.match(await off.locator("#summary").textContent(), /^leader 5/);
+    await off.reload();
+    await uiReady(off);
+    await runExample(off, "election/ring-six.lua");
+    assert.match(await off.locator("#summary").textContent(), /^leader/);
   } finally {
     await page.context().setOffline(false);
   }
+});
+
+// A shorter trace shown after a longer one: every view must switch to the
+// new world at once (the page's Go program used to panic on the old
+// cursor).
+test("two examples in a row on one page, then worlds switched back and forth", async (t) => {
+  const page = await pg.open(t);
+  for (const path of [bully, "election/ring-six.lua", bully]) {
+    await runExample(page, path);
+    const ref = cliTrace(path).worlds[0].events;
+    assert.deepEqual(await cursor(page), { at: ref.length, of: ref.length }, path);
+    assert.equal(await arrowsDrawn(page), ref.filter((e) => e.type === "deliver").length, path);
+    assert.equal(await page.locator("#log-filters .count").textContent(), `${ref.length} events`);
+    assert.match(await page.locator("#summary").textContent(), /^leader/);
+  }
+
+  const multi = "election/changroberts-best.lua";
+  const worlds = cliTrace(multi).worlds;
+  assert.ok(worlds.length >= 4, `${multi} has ${worlds.length} worlds`);
+  await runExample(page, multi);
+  const shows = async (w) => {
+    const n = worlds[w].events.length;
+    // the timeline is back on once the world is drawn
+    const deliveries = worlds[w].events.filter((e) => e.type === "deliver").length;
+    await page.waitForFunction(([n, deliveries]) => {
+      const s = document.getElementById("scrubber");
+      return !s.disabled && Number(s.max) === n && Number(s.value) === n &&
+        Number(document.querySelector("#diagram svg").getAttribute("data-total-arrows")) === deliveries;
+    }, [n, deliveries], { timeout: patience });
+    assert.deepEqual(await cursor(page), { at: n, of: n }, `world ${w + 1}`);
+    // a ring of 32 does not fit the diagram's height: arrows out of view
+    // are not drawn
+    const inView = Number(await page.locator("#diagram svg").getAttribute("data-arrows"));
+    assert.ok(inView > 0 && inView <= deliveries, `world ${w + 1}: ${inView} arrows in view`);
+    assert.equal(await arrowsDrawn(page), inView, `world ${w + 1}`);
+    assert.equal(await page.locator("#topology g.node").count(), worlds[w].header.ids.length, `world ${w + 1}`);
+    assert.equal(await page.locator("#log-filters .count").textContent(), `${n.toLocaleString("en").replace(/,/g, "\u2009")} events`);
+  };
+  await shows(0);
+  for (const w of [3, 0, 3, 1, 2, 0]) {
+    await page.selectOption("#world", String(w));
+    await shows(w);
+    // step back and forth in the world shown
+    await page.click("#step-back");
+    await page.click("#step");
+  }
+  // switched again before the last one is drawn: the last choice wins
+  await page.selectOption("#world", "3");
+  await page.selectOption("#world", "0");
+  await shows(0);
+  assert.equal(await page.locator("#error").isHidden(), true, await page.locator("#error").textContent());
 });
 
 // The budgets of the issue, measured and printed (the closing note gives
