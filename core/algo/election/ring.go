@@ -208,7 +208,14 @@ func (r *Ring) Follow(ctx sim.Context, id sim.NodeID) {
 // coordinator; the caller then follows it and passes the announcement on. A
 // coordinator lower than this process, or one the detector suspects, is
 // refused, and this process starts an election unless it is in one already.
+// An announcement lower than the coordinator this process already follows,
+// which the detector does not suspect, is a late one from an older election
+// (messages can overtake each other): it is dropped.
 func (r *Ring) Accepts(ctx sim.Context, id sim.NodeID, e Elector) bool {
+	if lead := sim.NodeID(r.leader); r.known && id < lead && lead != ctx.Self() && !ctx.Suspected(lead) {
+		ctx.Log("announced coordinator %d is older news than %d: dropped", id, lead)
+		return false
+	}
 	var why string
 	switch {
 	case id < ctx.Self():
