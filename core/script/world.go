@@ -72,7 +72,10 @@ var worldKeys = []worldKey{
 	}},
 	{"n", "(from `ids`)", "number of processes", func(c *worldConf, v lua.LValue) error {
 		n, err := toNonNegative(v)
-		c.topo.N = int(min(n, topo.MaxN+1))
+		if err == nil && n > topo.MaxN {
+			return fmt.Errorf("n=%d is more than the %d processes dsim simulates", n, topo.MaxN)
+		}
+		c.topo.N = int(n)
 		return err
 	}},
 	{"ids", "1..n", "process ids in ring order (they are also the priorities), or `\"shuffled\"` for 1..n in a seeded random order", func(c *worldConf, v lua.LValue) (err error) {

@@ -40,10 +40,17 @@ func appendTextBody(b []byte, e *Event) []byte {
 		b = append(b, ' ')
 		b = appendPlain(b, e.Kind)
 		b = appendFields(b, e.Msg)
-		if e.Type == Deliver {
+		switch {
+		case e.Type == Deliver:
 			b = append(b, " <- P"...)
 			b = appendInt(b, int64(e.From))
-		} else {
+		case e.Type == Drop && e.Node == e.To:
+			// dropped on arrival: the line is the receiver's, name the sender
+			b = append(b, " P"...)
+			b = appendInt(b, int64(e.From))
+			b = append(b, " -> P"...)
+			b = appendInt(b, int64(e.To))
+		default:
 			b = append(b, " -> P"...)
 			b = appendInt(b, int64(e.To))
 		}

@@ -106,7 +106,7 @@ func TestTextExamples(t *testing.T) {
 t=0      P3 state role: null -> "candidate"
 t=12     P3 send ELECTION id=3 -> P5 [m7]
 t=13     P5 deliver ELECTION id=3 <- P3 [m7]
-t=14     P0 drop OK -> P0 [m8]: crashed
+t=14     P0 drop OK P5 -> P0 [m8]: crashed
 t=15     P5 timer T'
 t=16     P0 crash
 t=17     P0 recover
