@@ -28,8 +28,9 @@ commands:
         run a scenario; print the trace of every world it builds to stdout
         (the script's print() output goes to stderr)
   check [--seed N] [--junit FILE] FILE...
-        run scenarios; print PASS/FAIL file:line for every expectation and a
-        closing "N passed, N failed" line; exit 1 if any failed
+        run scenarios; print PASS/FAIL file:line for every expectation (ERROR
+        for a script error, counted as failed) and a closing "N passed,
+        N failed" line; exit 1 if any failed, 2 on a script error
   list [ALGORITHM]
         algorithms with their configuration, commands, state keys and
         messages; topologies; latency distributions

@@ -142,6 +142,10 @@ func TestScriptErrorExit2(t *testing.T) {
 			if cmd == "check" && !strings.Contains(out, "PASS testdata/error.lua:4 recorded before the error") {
 				t.Errorf("check should still list the expectations met before the error:\n%s", out)
 			}
+			// ... and the error itself counts as a failure in the summary.
+			if cmd == "check" && (!strings.Contains(out, "\nERROR testdata/error.lua:5: ") || !strings.HasSuffix(out, "\n1 passed, 1 failed\n")) {
+				t.Errorf("check should list the error and count it as failed:\n%s", out)
+			}
 			if cmd == "run" && !strings.Contains(out, "check PASS recorded before the error") {
 				t.Errorf("run should still print the trace up to the error:\n%s", out)
 			}

@@ -144,12 +144,15 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s %s:%d %s\n", verdict, name, c.Line, c.Text)
 		}
 		if err != nil {
+			// A scenario that stopped on an error is a failure of its own:
+			// it counts in the summary, not only on stderr.
+			fmt.Fprintf(stdout, "ERROR %v\n", err)
 			report(stderr, err)
 			errs++
 		}
 		results = append(results, fr)
 	}
-	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed+errs)
 	if *junit != "" {
 		if err := writeJUnit(*junit, results); err != nil {
 			fmt.Fprintf(stderr, "dsim: %v\n", err)
