@@ -10,7 +10,8 @@
 //   {op:"ready"}
 //   {op:"progress", id, events, time}   every script.ProgressEvery events
 //   {op:"result", id, jsonl, checks:[{world,seq,line,text,pass}], notes, output,
-//    error:{file,line,msg}|null}
+//    error:{file,line,msg}|null}   jsonl: the trace as UTF-8 bytes (a Uint8Array,
+//                                  transferred, not copied)
 //   {op:"fatal", id, msg}   the engine could not start or died; this worker is done
 "use strict";
 importScripts("wasm_exec.js");
@@ -61,5 +62,5 @@ function run(m) {
     self.postMessage({ op: "fatal", id: m.id, msg: failure });
     return;
   }
-  self.postMessage(result);
+  self.postMessage(result, [result.jsonl.buffer]);
 }

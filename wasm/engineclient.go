@@ -113,7 +113,7 @@ func (e *Engine) deliver(r RunResult) {
 
 // resultOf reads a result message (RunResult.value on the worker's side).
 func resultOf(m js.Value) RunResult {
-	r := RunResult{ID: m.Get("id").Int(), JSONL: stringOr(m.Get("jsonl")), Output: stringOr(m.Get("output"))}
+	r := RunResult{ID: m.Get("id").Int(), JSONL: bytesOr(m.Get("jsonl")), Output: stringOr(m.Get("output"))}
 	if cs := m.Get("checks"); cs.Type() == js.TypeObject {
 		for i := range cs.Length() {
 			c := cs.Index(i)
@@ -132,4 +132,14 @@ func resultOf(m js.Value) RunResult {
 		r.Err = &script.Error{File: stringOr(err.Get("file")), Line: err.Get("line").Int(), Msg: stringOr(err.Get("msg"))}
 	}
 	return r
+}
+
+// bytesOr reads a Uint8Array of UTF-8 as a string ("" for anything else).
+func bytesOr(v js.Value) string {
+	if v.Type() != js.TypeObject || !v.InstanceOf(js.Global().Get("Uint8Array")) {
+		return ""
+	}
+	b := make([]byte, v.Length())
+	js.CopyBytesToGo(b, v)
+	return string(b)
 }

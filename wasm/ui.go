@@ -642,7 +642,9 @@ func (a *app) showWorld(i int, then func()) {
 			afterFrame(func() { next(k + 1) })
 		}
 	}
-	next(0)
+	// not in the task that cleared the page (after reading a trace, that
+	// one has work enough)
+	afterFrame(func() { next(0) })
 }
 
 // install makes r (nil: none) the world shown, drawn by dia, with the

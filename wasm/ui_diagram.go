@@ -43,13 +43,14 @@ type diagramView struct {
 	tickLines           js.Value
 	rows                []js.Value // <text> pool
 
-	v          spacetime.Viewport
-	fitted     bool
-	needs      bool
-	w, h       float64
-	drag       *dragState
-	lastHover  int
-	drawnCount int
+	v            spacetime.Viewport
+	sizeW, sizeH float64 // the SVG's size, from its ResizeObserver
+	fitted       bool
+	needs        bool
+	w, h         float64
+	drag         *dragState
+	lastHover    int
+	drawnCount   int
 }
 
 type dragState struct {
@@ -109,7 +110,12 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 	onClick(byID("zoom-out"), func() { d.zoom(1/1.6, d.v.Left+d.v.Width/2) })
 	onClick(byID("zoom-fit"), func() { d.fitted = false; d.dirty() })
 	d.wire()
-	js.Global().Get("ResizeObserver").New(callback(func(js.Value, []js.Value) any {
+	// The size comes from the observer: asked of the element while drawing,
+	// after the page changed, it would make the browser lay out the page
+	// twice a frame.
+	js.Global().Get("ResizeObserver").New(callback(func(this js.Value, args []js.Value) any {
+		r := args[0].Index(0).Get("contentRect")
+		d.sizeW, d.sizeH = r.Get("width").Float(), r.Get("height").Float()
 		d.dirty()
 		return nil
 	})).Call("observe", s)
@@ -127,10 +133,9 @@ func (d *diagramView) reset() {
 	d.dirty()
 }
 
-// measure reads the SVG's size; it changes with the window.
+// measure takes the SVG's size; it changes with the window.
 func (d *diagramView) measure() bool {
-	r := d.svg.Call("getBoundingClientRect")
-	w, h := r.Get("width").Float(), r.Get("height").Float()
+	w, h := d.sizeW, d.sizeH
 	if w <= gutter+10 || h <= axisH+10 {
 		return false
 	}

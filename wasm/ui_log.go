@@ -46,6 +46,11 @@ type logView struct {
 
 	rows  []int // filtered event indexes
 	first int   // index into rows of the first pooled row
+
+	// The scroll box's height and position, kept from its resize and
+	// scroll events: reading them from the element after the page changed
+	// would make the browser lay the page out there and then.
+	viewH, scrollTop float64
 }
 
 func newLogView(a *app, table, scroll, filters dom.Element) *logView {
@@ -89,7 +94,15 @@ func newLogView(a *app, table, scroll, filters dom.Element) *logView {
 	// filter as the user types, not on every key
 	search := debounce(150, l.refilter)
 	on(l.search.Underlying(), "input", func(js.Value) { search() })
-	on(l.scroll, "scroll", func(js.Value) { l.render() })
+	on(l.scroll, "scroll", func(js.Value) {
+		l.scrollTop = l.scroll.Get("scrollTop").Float()
+		l.render()
+	})
+	js.Global().Get("ResizeObserver").New(callback(func(js.Value, []js.Value) any {
+		l.viewH = l.scroll.Get("clientHeight").Float()
+		l.render()
+		return nil
+	})).Call("observe", l.scroll)
 	on(l.body, "click", func(ev js.Value) {
 		tr := ev.Get("target").Call("closest", "tr[data-index]")
 		if !tr.Truthy() {
@@ -216,10 +229,8 @@ func (l *logView) refilter() {
 
 // render fills the pooled rows for the current scroll position.
 func (l *logView) render() {
-	viewH := l.scroll.Get("clientHeight").Float()
-	scrollTop := l.scroll.Get("scrollTop").Float()
-	want := int(viewH/rowH) + 2*rowsExtra + 1
-	first := max(0, int(scrollTop/rowH)-rowsExtra)
+	want := int(l.viewH/rowH) + 2*rowsExtra + 1
+	first := max(0, int(l.scrollTop/rowH)-rowsExtra)
 	first = min(first, max(0, len(l.rows)-want))
 	l.first = first
 	for len(l.pool) < want {
@@ -301,10 +312,10 @@ func (l *logView) reveal(i int) {
 		return
 	}
 	top := float64(k) * rowH
-	viewH := l.scroll.Get("clientHeight").Float()
-	cur := l.scroll.Get("scrollTop").Float()
-	if top < cur || top+rowH > cur+viewH {
-		l.scroll.Set("scrollTop", math.Max(0, top-viewH/2))
+	if top < l.scrollTop || top+rowH > l.scrollTop+l.viewH {
+		// the scroll event that follows reads where it really went
+		l.scrollTop = math.Max(0, math.Min(top-l.viewH/2, float64(len(l.rows))*rowH-l.viewH))
+		l.scroll.Set("scrollTop", l.scrollTop)
 	}
 	l.render()
 }

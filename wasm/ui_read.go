@@ -19,7 +19,7 @@ const (
 	// thread back.
 	sliceMillis = 25
 	// sliceLines is how many lines are parsed between looks at the clock.
-	sliceLines = 100
+	sliceLines = 25
 )
 
 func now() float64 { return js.Global().Get("performance").Call("now").Float() }

@@ -11,6 +11,13 @@ import { root, site, cli } from "./harness.mjs";
 
 let engine;
 
+// run runs a scenario in the engine; the trace comes back as a string.
+function run(req, progress) {
+  const r = engine.run(req, progress);
+  assert.ok(r.jsonl instanceof Uint8Array, "the trace is sent as bytes");
+  return { ...r, jsonl: new TextDecoder("utf-8", { fatal: true }).decode(r.jsonl) };
+}
+
 before(async () => {
   await import(join(site, "wasm_exec.js"));
   const go = new globalThis.Go();
@@ -41,7 +48,7 @@ function native(file) {
 for (const file of scenarios(join(root, "scripts/examples"))) {
   test(`same JSONL natively and in wasm: ${file}`, () => {
     const src = readFileSync(join(root, file), "utf8");
-    const r = engine.run({ op: "run", id: 7, name: file, src, seed: 1, seedSet: false });
+    const r = run({ op: "run", id: 7, name: file, src, seed: 1, seedSet: false });
     assert.equal(r.op, "result");
     assert.equal(r.id, 7);
     const want = native(file);
@@ -58,7 +65,7 @@ for (const file of scenarios(join(root, "scripts/examples"))) {
 
 test("a script error comes back with its line, the partial trace and the output", () => {
   const src = 'print("before")\nlocal w = sim.world{algorithm = "no.such"}\n';
-  const r = engine.run({ op: "run", id: 1, name: "bad.lua", src, seed: 1, seedSet: false });
+  const r = run({ op: "run", id: 1, name: "bad.lua", src, seed: 1, seedSet: false });
   assert.deepEqual(r.error, { file: "bad.lua", line: 2, msg: r.error.msg });
   assert.match(r.error.msg, /no\.such/);
   assert.equal(r.output, "before\n");
@@ -71,7 +78,7 @@ local w = sim.world{algorithm = "election.bully", n = 8, topology = "complete", 
 w:run{until_time = 1000000}
 `;
   const calls = [];
-  const r = engine.run({ op: "run", id: 2, name: "long.lua", src, seed: 1, seedSet: false }, (events, time) => calls.push([events, time]));
+  const r = run({ op: "run", id: 2, name: "long.lua", src, seed: 1, seedSet: false }, (events, time) => calls.push([events, time]));
   assert.equal(r.error, null);
   assert.equal(r.notes.length, 1, "the event limit is reported as a note");
   const lines = r.jsonl.split("\n").length - 2; // header and the final newline
