@@ -587,6 +587,7 @@ func (a *app) showWorld(i int, then func()) {
 	a.world = i
 	a.stateAll = false
 	setValue(a.el.world, itoa(i))
+	w := &a.worlds[i] // a result arriving meanwhile replaces a.worlds
 	var r *replay.Replay
 	// Each step is timed as a performance measure "dsim: <name>", which
 	// the browser tests read to report where the time goes.
@@ -595,7 +596,7 @@ func (a *app) showWorld(i int, then func()) {
 		do   func() bool // true: call again, there is more to do
 	}{
 		{"index the trace", func() bool {
-			r = replay.New(&a.worlds[i], snapshotEvery)
+			r = replay.New(w, snapshotEvery)
 			return false
 		}},
 		{"index the diagram", func() bool {
