@@ -16,8 +16,11 @@ import (
 
 const (
 	// sliceMillis is how long reading may run before the page gets the
-	// thread back.
-	sliceMillis = 25
+	// thread back. A garbage collection falls due now and then in a slice
+	// and runs there in one go (some 20-40 ms for a 10,000-message trace):
+	// short slices keep such a task under 50 ms. The reading takes some
+	// 10% longer than with 25 ms slices.
+	sliceMillis = 12
 	// sliceLines is how many lines are parsed between looks at the clock.
 	sliceLines = 25
 )
