@@ -140,6 +140,9 @@ func idle(fn func()) {
 	}
 }
 
+// warmCopies is how many times warmUp repeats warmSample.
+const warmCopies = 400
+
 // warmSample is a small trace with an event of every kind the page meets.
 const warmSample = `{"type":"world","schema":1,"world":1,"algorithm":"a.b","seed":1,"topology":"ring","ids":[1,2],"adj":[[2],[1]],"arity":0,"cols":0,"config":{"k":1}}
 {"t":0,"seq":0,"type":"state","node":1,"local":0,"key":"role","old":null,"value":"leader"}
@@ -152,21 +155,58 @@ const warmSample = `{"type":"world","schema":1,"world":1,"algorithm":"a.b","seed
 {"t":3,"seq":7,"type":"check","pass":true,"text":"ok","line":4}
 `
 
-// warmUp runs the trace reading and indexing code once on a tiny trace:
-// WebAssembly code is compiled when first called, and that cost is better
-// paid while the user reads the page than on the first run.
+// warmUp runs the trace reading and indexing code on a small trace, in
+// idle tasks: WebAssembly code is compiled when first called, and that cost
+// is better paid while the user reads the page than on the first run.
+//
+// The sample is repeated into a few thousand events: V8 first runs
+// WebAssembly from quickly made code and swaps in optimized code only for
+// later calls of a function that ran long enough, so indexing a trace, one
+// long call per world, would run the slow code on the user's first run.
 func warmUp() {
-	ws, err := trace.ReadJSONL(strings.NewReader(warmSample))
-	if err != nil || len(ws) == 0 {
-		return
+	var w *trace.World
+	var r *replay.Replay
+	var d *spacetime.Diagram
+	steps := []func() bool{ // false: stop
+		func() bool {
+			ws, err := trace.ReadJSONL(strings.NewReader(warmSample))
+			if err != nil || len(ws) == 0 {
+				return false
+			}
+			w = &ws[0]
+			sample := w.Events
+			for k := 1; k < warmCopies; k++ {
+				for _, e := range sample {
+					e.Seq += uint64(k * len(sample))
+					e.T += int64(k * 3)
+					if e.MsgID != 0 {
+						e.MsgID += uint64(k)
+					}
+					w.Events = append(w.Events, e)
+				}
+			}
+			return true
+		},
+		func() bool { r = replay.New(w, snapshotEvery); return true },
+		func() bool { d = spacetime.New(r); return true },
+		func() bool {
+			v := d.Fit(40, 400, 20, 200)
+			d.Draw(&v, &spacetime.Marks{Cursor: len(r.Events), Selected: 2})
+			return true
+		},
+		func() bool { r.Causal(2); return true },
+		func() bool { layout.New(&r.Header, r.Nodes); return true },
 	}
-	r := replay.New(&ws[0], snapshotEvery)
-	d := spacetime.New(r)
-	v := d.Fit(40, 400, 20, 200)
-	d.Draw(&v, &spacetime.Marks{Cursor: len(r.Events), Selected: 2})
-	r.Causal(2)
-	r.Filter(replay.Filter{Node: replay.AnyNode, Text: "x"})
-	layout.New(&r.Header, r.Nodes)
+	var next func(k int)
+	next = func(k int) {
+		start := now()
+		more := steps[k]()
+		measure("warm up", start)
+		if more && k+1 < len(steps) {
+			idle(func() { next(k + 1) })
+		}
+	}
+	next(0)
 }
 
 func (a *app) bind() {
@@ -626,6 +666,7 @@ func (a *app) showWorld(i int, then func()) {
 			if then != nil {
 				then()
 			}
+			a.prepareSearch(r)
 			return false
 		}},
 	}
@@ -668,6 +709,25 @@ func (a *app) install(r *replay.Replay, dia *spacetime.Diagram) {
 	empty(a.el.state)
 	a.states = stateTable{}
 	empty(a.el.stats)
+}
+
+// prepareSearch makes the log's search texts of world r in idle time, a
+// few milliseconds at a time, while r is shown.
+func (a *app) prepareSearch(r *replay.Replay) {
+	idle(func() {
+		if a.r != r {
+			return
+		}
+		start := now()
+		for !r.PrepareText(100) {
+			if now()-start > 8 {
+				measure("prepare the search", start)
+				a.prepareSearch(r)
+				return
+			}
+		}
+		measure("prepare the search", start)
+	})
 }
 
 func (a *app) enableTimeline(on bool) {

@@ -79,7 +79,7 @@ type Replay struct {
 	endFlight   []int32 // deliver/drop index -> its flight, or -1
 	k           int
 	snaps       []snapshot
-	lower       []string // lower-cased texts for Filter, built on first use
+	lower       []string // lower-cased texts of the first events, for Filter (see PrepareText)
 }
 
 // snapshot is the view before event number i*k. Per-process state slices
@@ -504,13 +504,24 @@ func (r *Replay) Filter(f Filter) []int {
 	return out
 }
 
+// PrepareText makes the lower-cased texts that a text search compares, for
+// up to n more events, and reports whether every event has one. Filter
+// makes the missing ones itself: a page calls PrepareText in idle time so
+// that the first search does not pay for tens of thousands of them at once.
+func (r *Replay) PrepareText(n int) bool {
+	if r.lower == nil {
+		r.lower = make([]string, 0, len(r.Events))
+	}
+	for k := 0; k < n && len(r.lower) < len(r.Events); k++ {
+		r.lower = append(r.lower, strings.ToLower(r.Text(len(r.lower))))
+	}
+	return len(r.lower) == len(r.Events)
+}
+
 // lowerText is the lower-cased text of event i, computed once.
 func (r *Replay) lowerText(i int) string {
-	if r.lower == nil {
-		r.lower = make([]string, len(r.Events))
-		for k := range r.Events {
-			r.lower[k] = strings.ToLower(r.Text(k))
-		}
+	if i >= len(r.lower) {
+		r.PrepareText(i + 1 - len(r.lower))
 	}
 	return r.lower[i]
 }

@@ -379,6 +379,16 @@ func TestFilter(t *testing.T) {
 		if got := r.Filter(c.f); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("Filter(%+v) = %v, want %v", c.f, got, c.want)
 		}
+		// the same with the search texts made in part beforehand, or all
+		for _, prepared := range []int{3, len(r.Events)} {
+			q := New(smallRun(), 0)
+			if done := q.PrepareText(prepared); done != (prepared >= len(q.Events)) {
+				t.Errorf("PrepareText(%d) of %d events = %v", prepared, len(q.Events), done)
+			}
+			if got := q.Filter(c.f); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("after PrepareText(%d): Filter(%+v) = %v, want %v", prepared, c.f, got, c.want)
+			}
+		}
 	}
 	if got := r.KindNames(); !reflect.DeepEqual(got, []string{"COORDINATOR", "ELECTION"}) {
 		t.Errorf("KindNames = %v", got)
