@@ -72,6 +72,17 @@ func RingConfigFrom(v algo.Values) RingConfig {
 	return RingConfig{Boot: BootFrom(v), Hop: v.Time("hop"), Restart: v.Bool("restart"), Watch: v.Bool("watch")}
 }
 
+// RingFactory validates the shared ring keys of v and returns a factory of
+// nodes made by mk, all sharing one configuration: the registry entry of a
+// ring algorithm whose configuration is exactly these keys.
+func RingFactory(v algo.Values, mk func(cfg *RingConfig) sim.Node) (sim.Factory, error) {
+	c := RingConfigFrom(v)
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return func(sim.NodeID) sim.Node { return mk(&c) }, nil
+}
+
 // Validate checks the shared ring keys.
 func (c RingConfig) Validate() error {
 	if err := c.Boot.Validate(); err != nil {

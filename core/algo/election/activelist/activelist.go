@@ -18,13 +18,6 @@ type Elect struct {
 
 func (Elect) Kind() string { return "ELECT" }
 
-// Config is the algorithm's configuration.
-type Config struct {
-	election.RingConfig
-}
-
-func (c Config) validate() error { return c.RingConfig.Validate() }
-
 func init() {
 	algo.Register(algo.Spec{
 		Name:    "election.activelist",
@@ -41,11 +34,7 @@ Where the texts are silent: (1) "the first elect message of this election" needs
 		Messages:   []sim.Message{Elect{}},
 		Properties: election.Properties,
 		New: func(v algo.Values) (sim.Factory, error) {
-			c := Config{RingConfig: election.RingConfigFrom(v)}
-			if err := c.validate(); err != nil {
-				return nil, err
-			}
-			return func(sim.NodeID) sim.Node { return &node{Ring: election.Ring{Cfg: &c.RingConfig}} }, nil
+			return election.RingFactory(v, func(c *election.RingConfig) sim.Node { return &node{Ring: election.Ring{Cfg: c}} })
 		},
 	})
 }

@@ -29,13 +29,6 @@ type Coordinator struct {
 
 func (Coordinator) Kind() string { return "COORDINATOR" }
 
-// Config is the algorithm's configuration.
-type Config struct {
-	election.RingConfig
-}
-
-func (c Config) validate() error { return c.RingConfig.Validate() }
-
 func init() {
 	algo.Register(algo.Spec{
 		Name:    "election.ring",
@@ -50,11 +43,7 @@ Where the texts are silent: "the first live successor" is the first process in r
 		Messages:   []sim.Message{Election{}, Coordinator{}},
 		Properties: election.Properties,
 		New: func(v algo.Values) (sim.Factory, error) {
-			c := Config{RingConfig: election.RingConfigFrom(v)}
-			if err := c.validate(); err != nil {
-				return nil, err
-			}
-			return func(sim.NodeID) sim.Node { return &node{Ring: election.Ring{Cfg: &c.RingConfig}} }, nil
+			return election.RingFactory(v, func(c *election.RingConfig) sim.Node { return &node{Ring: election.Ring{Cfg: c}} })
 		},
 	})
 }
