@@ -395,7 +395,7 @@ func (v *View) Class(p int) Class {
 		return ok && got == val
 	}
 	switch {
-	case is("in_cs", "true"):
+	case is("cs", `"held"`) || is("in_cs", "true"):
 		return InCS
 	case is("has_token", "true") || is("token", "true"):
 		return Token
@@ -403,7 +403,7 @@ func (v *View) Class(p int) Class {
 		return Leader
 	case is("role", `"candidate"`):
 		return Candidate
-	case is("waiting", "true") || is("role", `"waiting"`):
+	case is("cs", `"wanted"`) || is("waiting", "true") || is("role", `"waiting"`):
 		return Waiting
 	}
 	return None

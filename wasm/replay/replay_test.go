@@ -71,7 +71,7 @@ func TestViewAtEachPoint(t *testing.T) {
 	if len(r.At(4).InFlight()) != 0 {
 		t.Errorf("the dropped message is still in flight")
 	}
-	v = r.At(9)
+	v = r.At(12)
 	if v.Class(1) != Leader {
 		t.Errorf("process 2 class %q, want leader", v.Class(1))
 	}
@@ -118,16 +118,19 @@ func TestCrashLosesStateAndClassPriority(t *testing.T) {
 	b.state(0, 3, "waiting", true)
 	b.state(0, 4, "role", "follower")
 	b.state(0, 4, "has_token", false)
+	b.state(0, 5, "cs", "held")
+	b.state(0, 6, "cs", "wanted")
+	b.state(0, 7, "cs", "released")
 	b.add(trace.Event{T: 1, Type: trace.Crash, Node: 1})
 	b.state(2, 2, "token", nil)
-	r := New(world([]int{1, 2, 3, 4}, b), 0)
-	v := r.At(7)
-	for p, want := range []Class{InCS, Token, Waiting, None} {
+	r := New(world([]int{1, 2, 3, 4, 5, 6, 7}, b), 0)
+	v := r.At(10)
+	for p, want := range []Class{InCS, Token, Waiting, None, InCS, Waiting, None} {
 		if got := v.Class(p); got != want {
 			t.Errorf("process %d: class %q, want %q", p+1, got, want)
 		}
 	}
-	v = r.At(9)
+	v = r.At(12)
 	if v.Class(0) != Crashed || len(v.State[0]) != 0 {
 		t.Errorf("crashed process keeps %v", v.State[0])
 	}

@@ -9,7 +9,7 @@ import (
 
 	"dsim/core/algo"
 	_ "dsim/core/algo/all"
-	"dsim/core/algo/election/internal/electiontest"
+	"dsim/core/algo/internal/algotest"
 	"dsim/core/sim"
 	"dsim/core/topo"
 	"dsim/core/trace"
@@ -171,7 +171,7 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 	case spec.Name != "election.bully" && res.Reason != sim.Quiescent:
 		return fmt.Errorf("not quiet %d ticks after the last fault (%s); schedule: %s", settle-last, res, strings.Join(schedule, ", "))
 	}
-	if err := electiontest.Agreed(s, electiontest.HighestLive(s)); err != nil {
+	if err := algotest.Agreed(s, algotest.HighestLive(s)); err != nil {
 		return fmt.Errorf("%v; schedule: %s", err, strings.Join(schedule, ", "))
 	}
 	return nil

@@ -6,17 +6,17 @@ import (
 	"strings"
 	"testing"
 
-	"dsim/core/algo/election/internal/electiontest"
+	"dsim/core/algo/internal/algotest"
 	"dsim/core/sim"
 	"dsim/core/trace"
 )
 
-func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *electiontest.World {
-	return electiontest.New(t, electiontest.Setup{Algo: "election.activelist", IDs: ids, Config: cfg, Detect: 5})
+func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *algotest.World {
+	return algotest.New(t, algotest.Setup{Algo: "election.activelist", IDs: ids, Config: cfg, Detect: 5})
 }
 
 // sends renders the ELECT messages as "t from->to elect(id)/round".
-func sends(w *electiontest.World) []string {
+func sends(w *algotest.World) []string {
 	var out []string
 	for _, m := range w.Sends("ELECT") {
 		e := m.Msg.(Elect)
@@ -33,7 +33,7 @@ func checkSends(t *testing.T, got, want []string) {
 }
 
 // lists returns the successive active lists of node id.
-func lists(w *electiontest.World, id sim.NodeID) []string {
+func lists(w *algotest.World, id sim.NodeID) []string {
 	var out []string
 	for _, e := range w.Rec.Events {
 		if e.Type == trace.State && e.Node == int(id) && e.Key == "active" {
@@ -50,7 +50,7 @@ func lists(w *electiontest.World, id sim.NodeID) []string {
 // elect(3); its own elect(2) back, P2 picks 3 from [2,3]; P3 gets elect(3)
 // back and picks 3 too.
 func TestTextbookP1toP4(t *testing.T) {
-	w := world(t, electiontest.IDs(4), map[string]any{"leader": 4, "watch": false})
+	w := world(t, algotest.IDs(4), map[string]any{"leader": 4, "watch": false})
 	w.Crash(0, 1, 4)
 	w.Command(10, 2, "elect") // P2 detects that P4 is not responding
 	w.Run(0)
@@ -73,19 +73,19 @@ func TestTextbookP1toP4(t *testing.T) {
 func TestCases(t *testing.T) {
 	for _, c := range []struct {
 		rule  string
-		setup func(w *electiontest.World)
+		setup func(w *algotest.World)
 		want  []string // process 2's first sends
 		lists []string // process 2's first active lists
 	}{
 		{
 			rule:  "a: the first elect message seen: list [j,i], send elect(i) then elect(j)",
-			setup: func(w *electiontest.World) { w.Inject(0, 1, 2, Elect{ID: 1, Round: 1}) },
+			setup: func(w *algotest.World) { w.Inject(0, 1, 2, Elect{ID: 1, Round: 1}) },
 			want:  []string{"1 2->9 elect(2)/1", "1 2->9 elect(1)/1"},
 			lists: []string{"[1 2]"},
 		},
 		{
 			rule: "b: j != i is added to the list and forwarded",
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Command(0, 2, "elect")
 				w.Inject(0, 1, 2, Elect{ID: 1, Round: 1})
 			},
@@ -94,7 +94,7 @@ func TestCases(t *testing.T) {
 		},
 		{
 			rule: "c: its own elect back, the largest of the list is coordinator",
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Command(0, 2, "elect")
 				w.Inject(0, 1, 2, Elect{ID: 2, Round: 1})
 			},
@@ -103,7 +103,7 @@ func TestCases(t *testing.T) {
 		},
 		{
 			rule: "a newer round replaces the election under way",
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Command(0, 2, "elect")
 				w.Inject(0, 1, 2, Elect{ID: 1, Round: 5})
 			},
@@ -112,7 +112,7 @@ func TestCases(t *testing.T) {
 		},
 		{
 			rule: "an older round is dropped during an election",
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Inject(0, 1, 2, Elect{ID: 1, Round: 5})
 				w.Inject(1, 1, 2, Elect{ID: 1, Round: 2})
 			},
@@ -121,7 +121,7 @@ func TestCases(t *testing.T) {
 		},
 		{
 			rule: "an older round after the election starts a new round: its sender is behind",
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Command(0, 2, "elect")
 				w.Inject(20, 1, 2, Elect{ID: 1, Round: 0})
 			},
@@ -131,7 +131,7 @@ func TestCases(t *testing.T) {
 		},
 		{
 			rule: "an elect of the finished round from a process missing from the list starts a new round",
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Command(0, 2, "elect")
 				w.Inject(20, 1, 2, Elect{ID: 7, Round: 1})
 			},
@@ -141,7 +141,7 @@ func TestCases(t *testing.T) {
 		},
 		{
 			rule: "a second elect(j) within a round: j has lost its state, a new round starts",
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Command(0, 2, "elect")
 				w.Inject(0, 1, 2, Elect{ID: 1, Round: 1})
 				w.Inject(1, 1, 2, Elect{ID: 1, Round: 1})
@@ -195,7 +195,7 @@ func TestRecoveredHighestTakesOver(t *testing.T) {
 // is under way; its predecessor 2 notices when it next forwards, and starts
 // a new round that 3 takes part in from the start.
 func TestSuccessorBackStartsNewRound(t *testing.T) {
-	w := electiontest.New(t, electiontest.Setup{Algo: "election.activelist", IDs: electiontest.IDs(6),
+	w := algotest.New(t, algotest.Setup{Algo: "election.activelist", IDs: algotest.IDs(6),
 		Config: map[string]any{"watch": false}, Detect: 5,
 		Link: sim.Link{Latency: sim.Dist{Kind: sim.Constant, A: 4}, FIFO: true}})
 	w.Crash(0, 3)
@@ -218,7 +218,7 @@ func TestSuccessorBackStartsNewRound(t *testing.T) {
 // TestLostElectRestarts: elect sent to a process that crashed less than the
 // detector delay ago is lost; the restart timer starts a new round.
 func TestLostElectRestarts(t *testing.T) {
-	w := world(t, electiontest.IDs(4), map[string]any{"hop": 4})
+	w := world(t, algotest.IDs(4), map[string]any{"hop": 4})
 	w.Crash(0, 2)
 	w.Command(0, 1, "elect")
 	w.Run(0)

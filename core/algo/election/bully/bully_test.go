@@ -6,20 +6,20 @@ import (
 	"strings"
 	"testing"
 
-	"dsim/core/algo/election/internal/electiontest"
+	"dsim/core/algo/internal/algotest"
 	"dsim/core/sim"
 )
 
-func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *electiontest.World {
+func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *algotest.World {
 	c := map[string]any{"T": 10, "T2": 30}
 	for k, v := range cfg {
 		c[k] = v
 	}
-	return electiontest.New(t, electiontest.Setup{Algo: "election.bully", IDs: ids, Config: c})
+	return algotest.New(t, algotest.Setup{Algo: "election.bully", IDs: ids, Config: c})
 }
 
 // sends renders every send as "t KIND from->to".
-func sends(w *electiontest.World) []string {
+func sends(w *algotest.World) []string {
 	var out []string
 	for _, m := range w.Sends("") {
 		out = append(out, fmt.Sprintf("%d %s %d->%d", m.T, kindOf(m.Msg), m.From, m.To))
@@ -44,7 +44,7 @@ func checkSends(t *testing.T, got, want []string) {
 // answer and start their own elections; P3 is elected again. P4 recovers
 // and, with nobody higher, tells P1, P2, P3 at once that it is coordinator.
 func TestTextbookP1toP4(t *testing.T) {
-	w := world(t, electiontest.IDs(4), map[string]any{"leader": 4})
+	w := world(t, algotest.IDs(4), map[string]any{"leader": 4})
 	w.Crash(0, 1, 4)
 	w.Command(5, 2, "probe")
 	w.Recover(100, 1)
@@ -96,7 +96,7 @@ func TestRules(t *testing.T) {
 	for _, c := range []struct {
 		rule  string
 		cfg   map[string]any
-		setup func(w *electiontest.World)
+		setup func(w *algotest.World)
 		want  []string // sends of the whole run
 		first int      // compare only the first sends (0: all)
 		elect sim.NodeID
@@ -104,7 +104,7 @@ func TestRules(t *testing.T) {
 		{
 			rule:  "ELECTION from a lower process: ANSWER, then its own election",
 			cfg:   map[string]any{"leader": 4},
-			setup: func(w *electiontest.World) { w.Inject(0, 1, 3, Election{}) },
+			setup: func(w *algotest.World) { w.Inject(0, 1, 3, Election{}) },
 			want: []string{"0 ELECTION 1->3", "1 ANSWER 3->1", "1 ELECTION 3->4",
 				"2 ANSWER 4->3", "2 COORDINATOR 4->1", "2 COORDINATOR 4->2", "2 COORDINATOR 4->3"},
 			elect: 4,
@@ -112,7 +112,7 @@ func TestRules(t *testing.T) {
 		{
 			rule: "ELECTION during its own election: ANSWER only",
 			cfg:  map[string]any{"leader": 4},
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Crash(0, 4)
 				w.Command(0, 3, "elect")
 				w.Inject(0, 2, 3, Election{})
@@ -122,7 +122,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			rule: "no ANSWER within T: it elects itself and tells every lower process",
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Crash(0, 3, 4)
 				w.Command(0, 2, "elect")
 			},
@@ -131,7 +131,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			rule: "an ANSWER but no COORDINATOR within T': it restarts the election",
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Crash(0, 4)
 				w.Command(0, 2, "elect")
 				w.Crash(2, 3) // after answering, before its T expires
@@ -142,27 +142,27 @@ func TestRules(t *testing.T) {
 		},
 		{
 			rule:  "COORDINATOR from a higher process is recorded",
-			setup: func(w *electiontest.World) { w.Inject(0, 4, 1, Coordinator{ID: 4}) },
+			setup: func(w *algotest.World) { w.Inject(0, 4, 1, Coordinator{ID: 4}) },
 			want:  []string{"0 COORDINATOR 4->1"},
 		},
 		{
 			rule:  "COORDINATOR from a lower process starts an election (seed 002)",
 			cfg:   map[string]any{"leader": 4},
-			setup: func(w *electiontest.World) { w.Inject(0, 1, 4, Coordinator{ID: 1}) },
+			setup: func(w *algotest.World) { w.Inject(0, 1, 4, Coordinator{ID: 1}) },
 			want:  []string{"0 COORDINATOR 1->4", "1 COORDINATOR 4->1", "1 COORDINATOR 4->2", "1 COORDINATOR 4->3"},
 			elect: 4,
 		},
 		{
 			rule:  "a REQUEST the coordinator answers starts nothing",
 			cfg:   map[string]any{"leader": 4},
-			setup: func(w *electiontest.World) { w.Command(0, 1, "probe") },
+			setup: func(w *algotest.World) { w.Command(0, 1, "probe") },
 			want:  []string{"0 REQUEST 1->4", "1 REPLY 4->1"},
 			elect: 4,
 		},
 		{
 			rule: "a REQUEST unanswered within T starts an election",
 			cfg:  map[string]any{"leader": 4},
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Crash(0, 4)
 				w.Command(0, 3, "probe")
 			},
@@ -172,7 +172,7 @@ func TestRules(t *testing.T) {
 		{
 			rule: "only the coordinator replies: a REQUEST to another process starts an election",
 			cfg:  map[string]any{"leader": 4},
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Inject(0, 3, 1, Coordinator{ID: 3}) // 1 now wrongly believes in 3
 				w.Command(5, 1, "probe")
 			},
@@ -183,7 +183,7 @@ func TestRules(t *testing.T) {
 		{
 			rule: "a recovered process runs the algorithm; the highest one bullies without asking",
 			cfg:  map[string]any{"leader": 3},
-			setup: func(w *electiontest.World) {
+			setup: func(w *algotest.World) {
 				w.Crash(0, 4)
 				w.Recover(5, 4)
 			},
@@ -192,7 +192,7 @@ func TestRules(t *testing.T) {
 		},
 	} {
 		t.Run(c.rule, func(t *testing.T) {
-			w := world(t, electiontest.IDs(4), c.cfg)
+			w := world(t, algotest.IDs(4), c.cfg)
 			c.setup(w)
 			w.Run(0)
 			got := sends(w)
@@ -210,7 +210,7 @@ func TestRules(t *testing.T) {
 // TestPeriodicProbe: with probe on, a coordinator crash is noticed by the
 // first REQUEST after it, without any command.
 func TestPeriodicProbe(t *testing.T) {
-	w := world(t, electiontest.IDs(4), map[string]any{"leader": 4, "probe": 50})
+	w := world(t, algotest.IDs(4), map[string]any{"leader": 4, "probe": 50})
 	w.Crash(60, 4)
 	w.Run(300)
 	w.Elected(3)
@@ -221,7 +221,7 @@ func TestPeriodicProbe(t *testing.T) {
 }
 
 func TestCommandErrors(t *testing.T) {
-	w := world(t, electiontest.IDs(2), nil)
+	w := world(t, algotest.IDs(2), nil)
 	w.Run(0)
 	if err := w.Sim.Command(1, "request", nil); err == nil || !strings.Contains(err.Error(), "elect, probe") {
 		t.Errorf("unknown command: err %v, want one listing elect, probe", err)

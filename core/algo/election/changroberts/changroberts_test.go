@@ -5,17 +5,17 @@ import (
 	"slices"
 	"testing"
 
-	"dsim/core/algo/election/internal/electiontest"
+	"dsim/core/algo/internal/algotest"
 	"dsim/core/sim"
 	"dsim/core/trace"
 )
 
-func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *electiontest.World {
-	return electiontest.New(t, electiontest.Setup{Algo: "election.changroberts", IDs: ids, Config: cfg, Detect: 5})
+func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *algotest.World {
+	return algotest.New(t, algotest.Setup{Algo: "election.changroberts", IDs: ids, Config: cfg, Detect: 5})
 }
 
 // participantChanges lists the values node id's participant mark took.
-func participantChanges(w *electiontest.World, id sim.NodeID) []any {
+func participantChanges(w *algotest.World, id sim.NodeID) []any {
 	var out []any
 	for _, e := range w.Rec.Events {
 		if e.Type == trace.State && e.Node == int(id) && e.Key == "participant" {
@@ -30,7 +30,7 @@ func participantChanges(w *electiontest.World, id sim.NodeID) []any {
 func TestRules(t *testing.T) {
 	for _, c := range []struct {
 		rule  string
-		setup func(w *electiontest.World)
+		setup func(w *algotest.World)
 		// what process 2 sends, first message only
 		wantKind string
 		wantMsg  any
@@ -38,32 +38,32 @@ func TestRules(t *testing.T) {
 	}{
 		{
 			rule:     "1+4a: a larger UID is forwarded unchanged and marks the process participant",
-			setup:    func(w *electiontest.World) { w.Inject(0, 1, 2, Election{ID: 9}) },
+			setup:    func(w *algotest.World) { w.Inject(0, 1, 2, Election{ID: 9}) },
 			wantKind: "ELECTION", wantMsg: Election{ID: 9},
 			wantMark: []any{false, true, false},
 		},
 		{
 			rule:     "4b: a smaller UID at a non-participant is replaced by its own",
-			setup:    func(w *electiontest.World) { w.Inject(0, 1, 2, Election{ID: 1}) },
+			setup:    func(w *algotest.World) { w.Inject(0, 1, 2, Election{ID: 1}) },
 			wantKind: "ELECTION", wantMsg: Election{ID: 2},
 			wantMark: []any{false, true, false},
 		},
 		{
 			rule:     "2+3: a process that notices a lack of leader sends its own UID and becomes participant",
-			setup:    func(w *electiontest.World) { w.Command(0, 2, "elect") },
+			setup:    func(w *algotest.World) { w.Command(0, 2, "elect") },
 			wantKind: "ELECTION", wantMsg: Election{ID: 2},
 			wantMark: []any{false, true, false},
 		},
 		{
 			rule:     "4d+5a: its own UID makes it leader; it marks itself non-participant and sends ELECTED",
-			setup:    func(w *electiontest.World) { w.Inject(0, 1, 2, Election{ID: 2}) },
+			setup:    func(w *algotest.World) { w.Inject(0, 1, 2, Election{ID: 2}) },
 			wantKind: "ELECTED", wantMsg: Elected{ID: 2},
 			// 9 then refuses the lower ELECTED and wins its own election
 			wantMark: []any{false, true, false},
 		},
 		{
 			rule:     "5b: ELECTED is recorded, forwarded unchanged, and marks the process non-participant",
-			setup:    func(w *electiontest.World) { w.Inject(0, 1, 2, Elected{ID: 9}) },
+			setup:    func(w *algotest.World) { w.Inject(0, 1, 2, Elected{ID: 9}) },
 			wantKind: "ELECTED", wantMsg: Elected{ID: 9},
 			wantMark: []any{false},
 		},
@@ -90,7 +90,7 @@ func TestRule4cParticipantDiscardsSmaller(t *testing.T) {
 	w.Command(0, 2, "elect")
 	w.Inject(0, 1, 2, Election{ID: 1})
 	w.Run(0)
-	var atOne []electiontest.Msg
+	var atOne []algotest.Msg
 	for _, m := range w.Sends("") {
 		if m.From == 2 && m.T == 1 {
 			atOne = append(atOne, m)
@@ -110,7 +110,7 @@ func TestRule5cLeaderStopsElected(t *testing.T) {
 	if r := w.Run(0); r.Reason != sim.Quiescent {
 		t.Fatalf("run ended %s, want quiescent", r)
 	}
-	if got := electiontest.Pairs(w.Sends("ELECTED")); got != "9->1 1->2 2->9" {
+	if got := algotest.Pairs(w.Sends("ELECTED")); got != "9->1 1->2 2->9" {
 		t.Errorf("ELECTED went %s, want 9->1 1->2 2->9", got)
 	}
 	if d := w.Delivered("ELECTED"); d[len(d)-1].To != 9 {
@@ -119,10 +119,10 @@ func TestRule5cLeaderStopsElected(t *testing.T) {
 	w.Elected(9)
 }
 
-func increasing(n int) []sim.NodeID { return electiontest.IDs(n) }
+func increasing(n int) []sim.NodeID { return algotest.IDs(n) }
 
 func decreasing(n int) []sim.NodeID {
-	ids := electiontest.IDs(n)
+	ids := algotest.IDs(n)
 	slices.Reverse(ids)
 	return ids
 }

@@ -5,12 +5,12 @@ import (
 	"slices"
 	"testing"
 
-	"dsim/core/algo/election/internal/electiontest"
+	"dsim/core/algo/internal/algotest"
 	"dsim/core/sim"
 )
 
-func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *electiontest.World {
-	return electiontest.New(t, electiontest.Setup{Algo: "election.ring", IDs: ids, Config: cfg, Detect: 5})
+func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *algotest.World {
+	return algotest.New(t, algotest.Setup{Algo: "election.ring", IDs: ids, Config: cfg, Detect: 5})
 }
 
 func list(ids ...sim.NodeID) Election { return Election{List: ids} }
@@ -32,7 +32,7 @@ func TestSixProcessWalkthrough(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("ELECTION messages:\n got %v\nwant %v", got, want)
 	}
-	if got := electiontest.Pairs(w.Sends("COORDINATOR")); got != "3->5 5->0 0->1 1->4 4->3" {
+	if got := algotest.Pairs(w.Sends("COORDINATOR")); got != "3->5 5->0 0->1 1->4 4->3" {
 		t.Errorf("COORDINATOR went %s, want 3->5 5->0 0->1 1->4 4->3", got)
 	}
 	for _, m := range w.Sends("COORDINATOR") {
@@ -145,12 +145,12 @@ func equal(a, b any) bool {
 
 // TestCoordinatorStopsAtOrigin: the announcement makes exactly one round.
 func TestCoordinatorStopsAtOrigin(t *testing.T) {
-	w := world(t, electiontest.IDs(5), map[string]any{"restart": false})
+	w := world(t, algotest.IDs(5), map[string]any{"restart": false})
 	w.Command(0, 3, "elect")
 	if r := w.Run(0); r.Reason != sim.Quiescent {
 		t.Fatalf("run ended %s", r)
 	}
-	if got := electiontest.Pairs(w.Sends("COORDINATOR")); got != "3->4 4->5 5->1 1->2 2->3" {
+	if got := algotest.Pairs(w.Sends("COORDINATOR")); got != "3->4 4->5 5->1 1->2 2->3" {
 		t.Errorf("COORDINATOR went %s", got)
 	}
 	if n := w.Count("ELECTION"); n != 5 {
@@ -162,7 +162,7 @@ func TestCoordinatorStopsAtOrigin(t *testing.T) {
 // TestInitiatorCrashes: the initiator crashes after sending; the message
 // skips it and the first listed process that gets it back completes.
 func TestInitiatorCrashes(t *testing.T) {
-	w := electiontest.New(t, electiontest.Setup{Algo: "election.ring", IDs: electiontest.IDs(4), Detect: 1})
+	w := algotest.New(t, algotest.Setup{Algo: "election.ring", IDs: algotest.IDs(4), Detect: 1})
 	w.Command(0, 1, "elect")
 	w.Crash(1, 1)
 	w.Run(0)
@@ -178,7 +178,7 @@ func TestCoordinatorCrashWatched(t *testing.T) {
 	w := world(t, []sim.NodeID{3, 5, 0, 1, 4, 6}, map[string]any{"leader": 6})
 	w.Crash(0, 6)
 	w.Run(0)
-	if n := len(electiontest.Senders(w.Sends("COORDINATOR"))); n != 5 {
+	if n := len(algotest.Senders(w.Sends("COORDINATOR"))); n != 5 {
 		t.Errorf("%d processes circulated a COORDINATOR, want all 5 initiators", n)
 	}
 	w.Elected(5)
@@ -197,7 +197,7 @@ func TestRecoveredHighestTakesOver(t *testing.T) {
 // TestLostElectionRestarts: ELECTION sent to a process that crashed less
 // than the detector delay ago is lost; the restart timer elects again.
 func TestLostElectionRestarts(t *testing.T) {
-	w := world(t, electiontest.IDs(4), map[string]any{"hop": 4})
+	w := world(t, algotest.IDs(4), map[string]any{"hop": 4})
 	w.Crash(0, 2)
 	w.Command(0, 1, "elect")
 	w.Run(0)

@@ -1,6 +1,6 @@
-// Package electiontest builds small traced worlds for the election tests and
+// Package algotest builds small traced worlds for the algorithm tests and
 // reads their traces back: who sent what to whom, and when.
-package electiontest
+package algotest
 
 import (
 	"fmt"
@@ -99,8 +99,11 @@ func (w *World) Recover(t sim.Time, id sim.NodeID) {
 }
 
 // Command gives id a command at time t.
-func (w *World) Command(t sim.Time, id sim.NodeID, name string) {
-	w.at(t, "command "+name, func() error { return w.Sim.Command(id, name, nil) })
+func (w *World) Command(t sim.Time, id sim.NodeID, name string) { w.CommandArgs(t, id, name, nil) }
+
+// CommandArgs gives id a command with arguments at time t.
+func (w *World) CommandArgs(t sim.Time, id sim.NodeID, name string, args sim.Args) {
+	w.at(t, "command "+name, func() error { return w.Sim.Command(id, name, args) })
 }
 
 // Inject sends a hand-made message at time t.

@@ -1,0 +1,238 @@
+// Package mutex holds what the mutual exclusion algorithms share: the
+// critical-section states and state keys that the checkers (core/check) and
+// the playground read, the request and release commands with each process's
+// own queue of requests, and the Lamport clock and (timestamp, id) stamps
+// of the timestamped algorithms. The algorithms live in the sub-packages.
+package mutex
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"dsim/core/algo"
+	"dsim/core/sim"
+)
+
+// The values of the "cs" state key: Coulouris's RELEASED, WANTED and HELD.
+const (
+	Released = "released" // not interested in the critical section
+	Wanted   = "wanted"   // requested, waiting for permission or the token
+	Held     = "held"     // in the critical section
+)
+
+// State keys every mutual exclusion algorithm sets or may set. The checkers
+// read KeyCS (safety, liveness) and KeyStamp (ordering); the playground
+// colours processes by KeyCS and KeyToken.
+const (
+	KeyCS      = "cs"
+	KeyStamp   = "req_ts"
+	KeyBacklog = "backlog"
+	KeyToken   = "has_token"
+)
+
+// Properties every mutual exclusion algorithm promises: at most one process
+// in the critical section at every event, and every request of a process
+// that stays up granted before the run ends.
+const (
+	Safety   = "mutex.safety"
+	Liveness = "mutex.liveness"
+	// Ordering is promised by the timestamped permission algorithms
+	// (Lamport, Ricart-Agrawala): entries happen in (req_ts, id) order.
+	Ordering = "mutex.ordering"
+)
+
+// Properties is the list most algorithms declare.
+var Properties = []string{Safety, Liveness}
+
+// StateKeys documents the keys CS sets; algorithms append their own.
+var StateKeys = []algo.StateKey{
+	{Key: KeyCS, Doc: `"released", "wanted" (requested, waiting) or "held" (in the critical section)`},
+	{Key: KeyBacklog, Doc: "requests made while another was pending or held; each is served in turn (set when it changes)"},
+}
+
+// StampKey documents req_ts for the algorithms that timestamp requests.
+var StampKey = algo.StateKey{Key: KeyStamp, Doc: "the Lamport timestamp of the current request (set when it is made)"}
+
+// TokenKey documents has_token for the token algorithms.
+var TokenKey = algo.StateKey{Key: KeyToken, Doc: "true while this process holds the token"}
+
+// Commands are the commands every mutual exclusion algorithm accepts.
+var Commands = []algo.CommandSpec{
+	{Name: "request", Args: "duration=<ticks>", Doc: "ask for the critical section; with a duration the process leaves it by itself that many ticks (local clock) after entering, otherwise at the release command. A request while another is pending or held waits its turn in the process's backlog"},
+	{Name: "release", Doc: "leave the critical section (an error when the process is not in it)"},
+}
+
+// TimerExit is the tag of the timer that ends a critical section given a
+// duration. Algorithms must not use it for their own timers.
+const TimerExit = "exit"
+
+// Protocol is the algorithm side of a mutual exclusion process: CS calls it
+// when the local user wants the critical section and when the user has left
+// it.
+type Protocol interface {
+	// Want runs the algorithm's request rule. The state is already Wanted;
+	// the algorithm calls CS.Enter when the process may enter, possibly at
+	// once.
+	Want(ctx sim.Context)
+	// Exit runs the algorithm's release rule; the state is already
+	// Released.
+	Exit(ctx sim.Context)
+}
+
+// CS is the user side of a mutual exclusion process: its state with respect
+// to the critical section, the duration of the current entry and the
+// requests waiting behind it. Algorithms embed it and route their Command
+// and Timer calls through it.
+type CS struct {
+	state   string
+	dur     sim.Duration   // of the current request; 0: until the release command
+	backlog []sim.Duration // durations of the requests waiting behind it
+}
+
+// Start publishes the initial state. Call it from the algorithm's Start: a
+// recovered process starts Released, with its requests forgotten.
+func (c *CS) Start(ctx sim.Context) {
+	c.state, c.dur, c.backlog = "", 0, nil
+	c.set(ctx, Released)
+}
+
+// State is Released, Wanted or Held.
+func (c *CS) State() string { return c.state }
+
+// Wanted reports whether the process is waiting to enter.
+func (c *CS) Wanted() bool { return c.state == Wanted }
+
+// Held reports whether the process is in the critical section.
+func (c *CS) Held() bool { return c.state == Held }
+
+func (c *CS) set(ctx sim.Context, s string) {
+	c.state = s
+	ctx.Set(KeyCS, s)
+}
+
+// Enter puts a Wanted process in the critical section and, when its request
+// gave a duration, arms the timer that ends it.
+func (c *CS) Enter(ctx sim.Context) {
+	if c.state != Wanted {
+		panic(fmt.Sprintf("mutex: process %d entering the critical section from state %q", ctx.Self(), c.state))
+	}
+	c.set(ctx, Held)
+	if c.dur > 0 {
+		ctx.SetTimer(c.dur, TimerExit)
+	}
+}
+
+// Command handles request and release; it rejects any other name so that
+// algorithms without commands of their own can return it directly.
+func (c *CS) Command(ctx sim.Context, p Protocol, name string, args sim.Args) error {
+	switch name {
+	case "request":
+		d, err := duration(args)
+		if err != nil {
+			return err
+		}
+		if c.state != Released {
+			c.backlog = append(c.backlog, d)
+			ctx.Set(KeyBacklog, len(c.backlog))
+			return nil
+		}
+		c.want(ctx, p, d)
+		return nil
+	case "release":
+		if len(args) > 0 {
+			return fmt.Errorf("command \"release\" takes no arguments, got %s", args)
+		}
+		if c.state != Held {
+			return fmt.Errorf("release: process %d is not in the critical section (cs=%s)", ctx.Self(), c.state)
+		}
+		ctx.CancelTimer(TimerExit)
+		c.leave(ctx, p)
+		return nil
+	}
+	names := make([]string, len(Commands))
+	for i, cmd := range Commands {
+		names[i] = cmd.Name
+	}
+	return fmt.Errorf("unknown command %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+func duration(args sim.Args) (sim.Duration, error) {
+	for k := range args {
+		if k != "duration" {
+			return 0, fmt.Errorf("command \"request\" takes only duration=<ticks>, got %s", args)
+		}
+	}
+	d, err := args.Int("duration", 0)
+	if err != nil {
+		return 0, err
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("request: duration must be positive (or absent: until release), got %d", d)
+	}
+	return sim.Duration(d), nil
+}
+
+// Timer handles the exit timer and reports whether tag was it.
+func (c *CS) Timer(ctx sim.Context, p Protocol, tag string) bool {
+	if tag != TimerExit {
+		return false
+	}
+	if c.state == Held {
+		c.leave(ctx, p)
+	}
+	return true
+}
+
+// leave ends the critical section, runs the release rule, then serves the
+// next request of the backlog.
+func (c *CS) leave(ctx sim.Context, p Protocol) {
+	c.set(ctx, Released)
+	p.Exit(ctx)
+	if len(c.backlog) > 0 && c.state == Released {
+		d := c.backlog[0]
+		c.backlog = slices.Delete(c.backlog, 0, 1)
+		ctx.Set(KeyBacklog, len(c.backlog))
+		c.want(ctx, p, d)
+	}
+}
+
+func (c *CS) want(ctx sim.Context, p Protocol, d sim.Duration) {
+	c.dur = d
+	c.set(ctx, Wanted)
+	p.Want(ctx)
+}
+
+// Clock is a Lamport logical clock: ticked before every timestamped send,
+// advanced past every timestamp received.
+type Clock int
+
+// Tick advances the clock for a local event and returns the new value.
+func (c *Clock) Tick() int {
+	*c++
+	return int(*c)
+}
+
+// Witness advances the clock past a received timestamp.
+func (c *Clock) Witness(ts int) { *c = Clock(max(int(*c), ts) + 1) }
+
+// Stamp is a request's (timestamp, id): the total order in which the
+// timestamped algorithms serve requests.
+type Stamp struct {
+	TS int        `json:"ts"`
+	ID sim.NodeID `json:"id"`
+}
+
+// Less orders stamps by timestamp, then by id.
+func (a Stamp) Less(b Stamp) bool { return a.TS < b.TS || (a.TS == b.TS && a.ID < b.ID) }
+
+// Compare is Less as a three-way comparison, for slices.SortFunc.
+func (a Stamp) Compare(b Stamp) int {
+	switch {
+	case a.Less(b):
+		return -1
+	case b.Less(a):
+		return 1
+	}
+	return 0
+}
