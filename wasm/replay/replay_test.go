@@ -71,7 +71,7 @@ func TestViewAtEachPoint(t *testing.T) {
 	if len(r.At(4).InFlight()) != 0 {
 		t.Errorf("the dropped message is still in flight")
 	}
-	v = r.At(12)
+	v = r.At(9)
 	if v.Class(1) != Leader {
 		t.Errorf("process 2 class %q, want leader", v.Class(1))
 	}
