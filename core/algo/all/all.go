@@ -7,4 +7,6 @@ import (
 	_ "dsim/core/algo/election/bully"
 	_ "dsim/core/algo/election/changroberts"
 	_ "dsim/core/algo/election/ring"
+	_ "dsim/core/algo/mutex/lamport"
+	_ "dsim/core/algo/mutex/ricartagrawala"
 )
