@@ -7,14 +7,31 @@ package sim
 // of a composed process) answers for the one it wraps through Unwrap; it is
 // false for a Context the kernel did not make.
 func Recovered(ctx Context) bool {
+	rt := kernelOf(ctx)
+	return rt != nil && rt.lives > 0
+}
+
+// Index is the position of the process behind ctx in ring order: 0 for the
+// first process, the one texts start from ("initially the token is given to
+// the first process", the root of a tree). It is -1 for a Context the kernel
+// did not make.
+func Index(ctx Context) int {
+	if rt := kernelOf(ctx); rt != nil {
+		return int(rt.idx)
+	}
+	return -1
+}
+
+// kernelOf unwraps ctx down to the kernel's own Context, or nil.
+func kernelOf(ctx Context) *nodeRT {
 	for {
 		switch c := ctx.(type) {
 		case *nodeRT:
-			return c.lives > 0
+			return c
 		case interface{ Unwrap() Context }:
 			ctx = c.Unwrap()
 		default:
-			return false
+			return nil
 		}
 	}
 }

@@ -1,0 +1,174 @@
+// Package ricartagrawala2 is the Ricart-Agrawala second algorithm, the
+// token-based one, exactly as seed 002 states it in rules RI1, RI2, RA1,
+// RH1, RH2, RR1 and RR2 ("Ricart-Agrawala Second Algorithm").
+package ricartagrawala2
+
+import (
+	"maps"
+
+	"dsim/core/algo"
+	"dsim/core/algo/mutex"
+	"dsim/core/sim"
+)
+
+// Request is RA1's request message (TPi, i): the requester's logical clock
+// and its identifier.
+type Request struct {
+	TS int        `json:"ts"`
+	ID sim.NodeID `json:"id"`
+}
+
+func (Request) Kind() string { return "REQUEST" }
+
+// Token carries token[k], the logical clock of Pk's last holding of it.
+type Token struct {
+	Token map[sim.NodeID]int `json:"token"`
+}
+
+func (Token) Kind() string { return "TOKEN" }
+
+// The values of the token_state key: the seed's states with respect to the
+// token.
+const (
+	NoToken      = "NO-TOKEN"
+	TokenPresent = "TOKEN-PRESENT" // held, not in use
+	TokenHeld    = "TOKEN-HELD"    // held and in use: in the critical section
+)
+
+// KeyState is the state key showing NO-TOKEN, TOKEN-PRESENT or TOKEN-HELD.
+const KeyState = "token_state"
+
+// Config is the algorithm's configuration.
+type Config struct {
+	Holder sim.NodeID // RI1's Px; -1: the first process
+}
+
+func init() {
+	algo.Register(algo.Spec{
+		Name:    "mutex.ricartagrawala2",
+		Summary: "Ricart-Agrawala second algorithm: REQUEST (clock, id) to all, the TOKEN carries token[k] and goes to the next pending requester after i in ring order",
+		Description: `Seed 002, "Ricart-Agrawala Second Algorithm", rules RI1, RI2, RA1, RH1, RH2, RR1 and RR2 as written there.
+RI1: every process starts NO-TOKEN except the holder (config holder, by default the first process in ring order), which starts TOKEN-PRESENT. RI2: token[k] = 0 and request[k] = 0 for every k. RA1: a process that wants the critical section and is NO-TOKEN sends REQUEST(TPi, i), TPi its Lamport clock after a tick, to every other process and waits for the TOKEN; on getting it (or at once when it was TOKEN-PRESENT) it becomes TOKEN-HELD and enters. RH1: on a REQUEST (TPj, j), request[j] := max(request[j], TPj), and the clock advances past TPj. RH2: a TOKEN-PRESENT process that gets a REQUEST releases at once (RR2). RR1: on leaving the critical section the process becomes TOKEN-PRESENT. RR2: it searches k = i+1, ..., n, 1, ..., i-1 for the first request[k] > token[k], sets token[i] to its clock, becomes NO-TOKEN and sends the TOKEN to Pk; with none pending it keeps the token. Messages per entry: n-1 REQUEST and one TOKEN, 0 when the requester holds the token.
+Where the seed is silent: "i+1, ..., n, 1, ..., i-1" is the ring order of the ids (the order the ids were given in, from the successor); state token_state shows NO-TOKEN, TOKEN-PRESENT or TOKEN-HELD; a TOKEN reaching a process that does not want it (only a recovered or a hand-made one can) makes it TOKEN-PRESENT and it runs RR2 at once; the RR2 search passes over a process the failure detector suspects (its request stays pending and is served if it comes back), so that the token is not sent to a crashed requester.
+No FIFO links needed: request[] keeps the maximum and there is a single TOKEN. Failures: as the seed says, "the failure of a process, except the one which holds the token, doesn't prevent progress", provided the crash is suspected before the token is sent to it; a crash of the holder, or of a process the token is on its way to, loses the token for ever (no regeneration). A recovered process has forgotten the requests it received, so recovery is not tolerated: it may keep a token it got for an old request while others wait. Lost or duplicated messages are not tolerated.`,
+		Topology:   "complete",
+		Config:     []algo.Param{mutex.HolderParam},
+		Commands:   mutex.Commands,
+		State:      append(append([]algo.StateKey{}, mutex.StateKeys...), mutex.StampKey, mutex.TokenKey, algo.StateKey{Key: KeyState, Doc: `"NO-TOKEN", "TOKEN-PRESENT" (holding the token unused) or "TOKEN-HELD" (holding it in the critical section)`}),
+		Messages:   []sim.Message{Request{}, Token{}},
+		Properties: mutex.Properties,
+		New: func(v algo.Values) (sim.Factory, error) {
+			c := Config{Holder: v.ID("holder")}
+			return func(sim.NodeID) sim.Node { return &node{cfg: &c} }, nil
+		},
+	})
+}
+
+type node struct {
+	mutex.CS
+	cfg     *Config
+	clock   mutex.Clock
+	state   string
+	request map[sim.NodeID]int
+	token   map[sim.NodeID]int // nil unless this process holds the token
+}
+
+func (p *node) Start(ctx sim.Context) {
+	p.CS.Start(ctx)
+	p.request = map[sim.NodeID]int{} // RI2: request[k] = 0
+	if !mutex.StartsWithToken(ctx, p.cfg.Holder) {
+		p.setState(ctx, NoToken) // RI1
+		return
+	}
+	// RI1 and RI2: this is Px, TOKEN-PRESENT, with token[k] = 0 for all k.
+	p.token = map[sim.NodeID]int{ctx.Self(): 0}
+	for _, k := range ctx.Peers() {
+		p.token[k] = 0
+	}
+	p.setState(ctx, TokenPresent)
+}
+
+func (p *node) setState(ctx sim.Context, s string) {
+	if p.state == "" || (s == NoToken) != (p.state == NoToken) {
+		ctx.Set(mutex.KeyToken, s != NoToken)
+	}
+	p.state = s
+	ctx.Set(KeyState, s)
+}
+
+// Want is RA1.
+func (p *node) Want(ctx sim.Context) {
+	if p.state == NoToken {
+		ts := p.clock.Tick()
+		ctx.Set(mutex.KeyStamp, ts)
+		ctx.Log("RA1: NO-TOKEN, REQUEST(%d, %d) to all", ts, ctx.Self())
+		for _, k := range ctx.Peers() {
+			ctx.Send(k, Request{TS: ts, ID: ctx.Self()})
+		}
+		return
+	}
+	ctx.Log("RA1: token present, entering without messages")
+	p.use(ctx)
+}
+
+// use is the end of RA1: TOKEN-HELD, enter the critical section.
+func (p *node) use(ctx sim.Context) {
+	p.setState(ctx, TokenHeld)
+	p.CS.Enter(ctx)
+}
+
+// Exit is RR1 then RR2.
+func (p *node) Exit(ctx sim.Context) {
+	p.setState(ctx, TokenPresent)
+	p.release(ctx)
+}
+
+// release is RR2: the token goes to the first pending requester after this
+// process in ring order, or stays.
+func (p *node) release(ctx sim.Context) {
+	for _, k := range ctx.Peers() {
+		if p.request[k] <= p.token[k] {
+			continue
+		}
+		if ctx.Suspected(k) {
+			ctx.Log("RR2: %d has a pending request but is suspected: passed over", k)
+			continue
+		}
+		self := ctx.Self()
+		p.token[self] = int(p.clock)
+		tok := p.token
+		p.token = nil
+		p.setState(ctx, NoToken)
+		ctx.Log("RR2: request[%d]=%d > token[%d]=%d: TOKEN to %d", k, p.request[k], k, tok[k], k)
+		ctx.Send(k, Token{Token: tok})
+		return
+	}
+}
+
+func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+	switch msg := m.(type) {
+	case Request:
+		p.clock.Witness(msg.TS)
+		p.request[msg.ID] = max(p.request[msg.ID], msg.TS) // RH1
+		if p.state == TokenPresent {
+			ctx.Log("RH2: TOKEN-PRESENT, releasing for REQUEST(%d, %d)", msg.TS, msg.ID)
+			p.release(ctx)
+		}
+	case Token:
+		// The received map is the sender's recorded message: work on a copy.
+		p.token = maps.Clone(msg.Token)
+		if p.Wanted() {
+			p.use(ctx)
+			return
+		}
+		ctx.Log("TOKEN while not requesting: TOKEN-PRESENT, passing it on if anyone waits")
+		p.setState(ctx, TokenPresent)
+		p.release(ctx)
+	}
+}
+
+func (p *node) Timer(ctx sim.Context, tag string) { p.CS.Timer(ctx, p, tag) }
+
+func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+	return p.CS.Command(ctx, p, name, args)
+}
