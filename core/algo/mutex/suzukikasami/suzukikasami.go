@@ -1,0 +1,149 @@
+// Package suzukikasami is the Suzuki-Kasami broadcast token algorithm
+// (I. Suzuki and T. Kasami, "A distributed mutual exclusion algorithm", ACM
+// TOCS 3(4), 1985), which seed 002 names among the token-based algorithms.
+package suzukikasami
+
+import (
+	"maps"
+	"slices"
+
+	"dsim/core/algo"
+	"dsim/core/algo/mutex"
+	"dsim/core/sim"
+)
+
+// Request is REQUEST(j, n): process j's n-th request.
+type Request struct {
+	ID sim.NodeID `json:"id"`
+	SN int        `json:"sn"`
+}
+
+func (Request) Kind() string { return "REQUEST" }
+
+// Token carries LN[j], the number of j's request served last, and the
+// queue Q of processes waiting for the token.
+type Token struct {
+	LN map[sim.NodeID]int `json:"ln"`
+	Q  []sim.NodeID       `json:"q"`
+}
+
+func (Token) Kind() string { return "TOKEN" }
+
+// KeySN is the state key with this process's own RN[i].
+const KeySN = "sn"
+
+func init() {
+	algo.Register(algo.Spec{
+		Name:    "mutex.suzukikasami",
+		Summary: "Suzuki-Kasami: REQUEST(j, n) broadcast, RN[] at every process, the TOKEN carries LN[] and a queue of waiting processes",
+		Description: `Suzuki and Kasami 1985, named in seed 002's list of token-based algorithms ("Uses sequence numbers rather than timestamps to differentiate between old and current requests"); the standard rules.
+Every process i keeps RN[j], the highest request number heard from each j; the token carries LN[j], the number of j's request served last, and a FIFO queue Q. Requesting: a process without the token increments RN[i] and sends REQUEST(i, RN[i]) to every other process; with the idle token it enters at once. Receiving REQUEST(j, n): RN[j] := max(RN[j], n); a process holding the idle token sends it to j if RN[j] = LN[j] + 1 (an outstanding request). Releasing: LN[i] := RN[i]; every j not in Q with RN[j] = LN[j] + 1 is appended to Q; if Q is not empty the token goes to its head (removed from Q), else the process keeps it. Messages per entry: n-1 REQUEST and one TOKEN, 0 when the requester holds the token.
+Where the paper leaves a choice: the first holder is config holder (by default the first process in ring order); at a release the processes are appended to Q in ring order starting from the successor; a head of Q the failure detector suspects is dropped from Q (its request stays outstanding and is queued again at a later release if it comes back); a TOKEN reaching a process that does not want it (only a recovered or a hand-made one can) is passed on at once as at a release, without touching LN.
+No FIFO links needed: RN keeps the maximum, and sequence numbers tell old requests from current ones. Failures: the crash of a process that does not hold the token and is not being sent it does not stop the others; a crash of the holder, or of a process the token is on its way to, loses the token for ever (no regeneration). A recovered process restarts its own request numbers from 0 and has forgotten RN, so recovery is not tolerated. Lost or duplicated messages are not tolerated.`,
+		Topology:   "complete",
+		Config:     []algo.Param{mutex.HolderParam},
+		Commands:   mutex.Commands,
+		State:      append(append([]algo.StateKey{}, mutex.StateKeys...), mutex.TokenKey, algo.StateKey{Key: KeySN, Doc: "RN[i]: the number of this process's latest request (set when it requests)"}),
+		Messages:   []sim.Message{Request{}, Token{}},
+		Properties: mutex.Properties,
+		New: func(v algo.Values) (sim.Factory, error) {
+			holder := v.ID("holder")
+			return func(sim.NodeID) sim.Node { return &node{holder: holder} }, nil
+		},
+	})
+}
+
+type node struct {
+	mutex.CS
+	holder sim.NodeID
+	rn     map[sim.NodeID]int
+	token  *Token // nil unless this process holds the token
+}
+
+func (p *node) Start(ctx sim.Context) {
+	p.CS.Start(ctx)
+	p.rn = map[sim.NodeID]int{}
+	if mutex.StartsWithToken(ctx, p.holder) {
+		p.token = &Token{LN: map[sim.NodeID]int{ctx.Self(): 0}}
+		for _, k := range ctx.Peers() {
+			p.token.LN[k] = 0
+		}
+	}
+	ctx.Set(mutex.KeyToken, p.token != nil)
+}
+
+func (p *node) Want(ctx sim.Context) {
+	if p.token != nil {
+		ctx.Log("holding the idle token: entering without messages")
+		p.CS.Enter(ctx)
+		return
+	}
+	self := ctx.Self()
+	p.rn[self]++
+	sn := p.rn[self]
+	ctx.Set(KeySN, sn)
+	for _, j := range ctx.Peers() {
+		ctx.Send(j, Request{ID: self, SN: sn})
+	}
+}
+
+func (p *node) Exit(ctx sim.Context) {
+	self := ctx.Self()
+	p.token.LN[self] = p.rn[self]
+	p.pass(ctx)
+}
+
+// pass queues every outstanding request not yet in Q, in ring order from
+// the successor, and sends the token to the head of Q, if any.
+func (p *node) pass(ctx sim.Context) {
+	t := p.token
+	for _, j := range ctx.Peers() {
+		if p.rn[j] == t.LN[j]+1 && !slices.Contains(t.Q, j) {
+			t.Q = append(t.Q, j)
+		}
+	}
+	for len(t.Q) > 0 {
+		head := t.Q[0]
+		t.Q = t.Q[1:]
+		if ctx.Suspected(head) {
+			ctx.Log("head of Q %d is suspected: dropped from Q", head)
+			continue
+		}
+		p.send(ctx, head)
+		return
+	}
+}
+
+func (p *node) send(ctx sim.Context, to sim.NodeID) {
+	t := p.token
+	p.token = nil
+	ctx.Set(mutex.KeyToken, false)
+	ctx.Send(to, *t)
+}
+
+func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+	switch msg := m.(type) {
+	case Request:
+		p.rn[msg.ID] = max(p.rn[msg.ID], msg.SN)
+		if p.token != nil && !p.Held() && p.rn[msg.ID] == p.token.LN[msg.ID]+1 {
+			p.send(ctx, msg.ID)
+		}
+	case Token:
+		// The received value is the sender's recorded message: work on a
+		// copy.
+		p.token = &Token{LN: maps.Clone(msg.LN), Q: slices.Clone(msg.Q)}
+		ctx.Set(mutex.KeyToken, true)
+		if p.Wanted() {
+			p.CS.Enter(ctx)
+			return
+		}
+		ctx.Log("TOKEN while not requesting: passing it on")
+		p.pass(ctx)
+	}
+}
+
+func (p *node) Timer(ctx sim.Context, tag string) { p.CS.Timer(ctx, p, tag) }
+
+func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+	return p.CS.Command(ctx, p, name, args)
+}
