@@ -1,0 +1,454 @@
+// Package central is the central coordinator mutual exclusion algorithm
+// (seed 002, "Central Coordinator Based Algorithm"), composed with the bully
+// election (core/algo/election/bully) that replaces a crashed coordinator.
+package central
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"dsim/core/algo"
+	"dsim/core/algo/compose"
+	"dsim/core/algo/election"
+	_ "dsim/core/algo/election/bully" // the election layer
+	"dsim/core/algo/mutex"
+	"dsim/core/sim"
+)
+
+// Request asks the coordinator for the critical section. Seq numbers the
+// requests of one process, so that a grant or a release names the request
+// it belongs to.
+type Request struct {
+	Seq int `json:"seq"`
+}
+
+func (Request) Kind() string { return "REQUEST" }
+
+// Granted is the coordinator's permission to enter.
+type Granted struct {
+	Seq int `json:"seq"`
+}
+
+func (Granted) Kind() string { return "GRANTED" }
+
+// Denied tells a requester that the critical section is busy and its
+// request is queued: the coordinator is alive (seed 002: without it a
+// client "cannot distinguish permission denied from a dead coordinator").
+type Denied struct {
+	Seq int `json:"seq"`
+}
+
+func (Denied) Kind() string { return "DENIED" }
+
+// Release tells the coordinator the requester has left.
+type Release struct {
+	Seq int `json:"seq"`
+}
+
+func (Release) Kind() string { return "RELEASE" }
+
+// Held is a process's report to a newly announced coordinator that it is in
+// its critical section, by the grant of request Seq.
+type Held struct {
+	Seq int `json:"seq"`
+}
+
+func (Held) Kind() string { return "HELD" }
+
+// Idle is a process's report to a newly announced coordinator that it
+// neither holds nor wants the critical section.
+type Idle struct{}
+
+func (Idle) Kind() string { return "IDLE" }
+
+// State keys of the coordinator's side.
+const (
+	keyQueue      = "queue"      // ids of the queued requests, first served first
+	keyRecovering = "recovering" // a new coordinator waiting for every report
+	keyLeader     = "leader"     // set by the election layer
+)
+
+// layerName is the election layer's name: its configuration keys read
+// "election_T", its timers "election/T".
+const layerName = "election"
+
+func init() {
+	bully, err := algo.Lookup("election.bully")
+	if err != nil {
+		panic(err)
+	}
+	var lower []algo.Param
+	for _, p := range compose.Params(layerName, bully, nil) {
+		if p.Name != layerName+"_leader" { // the coordinator key sets it
+			lower = append(lower, p)
+		}
+	}
+	algo.Register(algo.Spec{
+		Name:    "mutex.central",
+		Summary: "central coordinator: REQUEST, GRANTED or DENIED and a FIFO queue, RELEASE; a crashed coordinator is replaced by a bully election",
+		Description: `Seed 002, "Central Coordinator Based Algorithm" and its pseudo code. A process sends REQUEST to the coordinator and waits for GRANTED; after its critical section it sends RELEASE: three messages per entry. The coordinator: REQUEST when nobody is in the critical section: reply GRANTED; otherwise queue the request and reply DENIED. RELEASE: if the queue is not empty, remove the first and reply GRANTED to it (the "modified algo" line), so requests are served first come, first served.
+The coordinator is one of the competing processes (seed 002: "the coordinator can be one of the processes competing for access"); its own requests join the same queue but cost no message: it grants itself and releases locally. The coordinator at boot is the coordinator key (default -1: the highest id), known to every process.
+Coordinator crash (seed 002: "if the coordinator crashes, a new coordinator must be created ... an election algorithm has to be run"): the process is two layers, this algorithm over election.bully (its keys are offered as election_T, election_T2, ...; its timers read election/T). A process whose failure detector suspects its coordinator runs the election layer's elect command; the election layer sets "leader" when a coordinator is announced, and this layer follows it. On every announcement each process reports its state to the announced coordinator: a waiting process re-sends its REQUEST, a process in its critical section sends HELD, any other sends IDLE.
+Recovery phase (the texts are silent): a process that becomes coordinator starts with an empty queue and state recovering=true. It queues the requests it receives (replying DENIED) but grants nothing until it has a report from every process its detector does not suspect; a suspicion during the phase removes that process from the wait. A HELD report makes its sender the holder. When the last report is in, it grants the first queued request unless a process holds the critical section. So a process in its critical section is never overlooked, and a process whose RELEASE went to the dead coordinator reports IDLE and is not taken for the holder. The new queue is in the order the re-sent requests arrive. An already serving coordinator that is announced again (the bully re-announces after a recovery) keeps its queue and merges the reports: a report from a process that was holder or queued with another request (it crashed and recovered unnoticed) replaces what it knew of it.
+Client crash: when the coordinator's detector suspects a process, its request leaves the queue and, if it held the critical section, the next request is granted. A recovered process starts released and reports to the coordinator the bully announces.
+A GRANTED is accepted only from the process currently followed as coordinator and only for the request waiting, so a late grant of a dead coordinator is ignored. Needs reliable FIFO links: a report must not overtake the REQUEST or RELEASE sent before it.`,
+		Topology: "complete",
+		Config: append([]algo.Param{
+			{Name: "coordinator", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the coordinator at boot, known to every process (-1: the highest id)"},
+		}, lower...),
+		Commands: append(slices.Clone(mutex.Commands), bully.Commands...),
+		State: append(append(slices.Clone(mutex.StateKeys),
+			algo.StateKey{Key: keyQueue, Doc: "at the coordinator: the ids of the queued requests, first served first (set when it changes)"},
+			algo.StateKey{Key: keyRecovering, Doc: "at a new coordinator: true until every process it does not suspect has reported"},
+		), election.StateKeys...),
+		Messages:   append([]sim.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}}, bully.Messages...),
+		Properties: mutex.Properties,
+		New:        newFactory,
+	})
+}
+
+func newFactory(v algo.Values) (sim.Factory, error) {
+	coord := v.ID("coordinator")
+	lower, err := electionLayer(v, coord)
+	if err != nil {
+		return nil, err
+	}
+	return compose.Factory(
+		compose.Part{
+			New:      func(sim.NodeID) sim.Node { return &node{} },
+			Messages: []sim.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}},
+			Commands: []string{"request", "release"},
+		},
+		lower,
+	)
+}
+
+// electionLayer is the bully layer told the boot coordinator. The default,
+// the highest id, is only known once a process sees its peers, so its
+// layer is then made when the process starts.
+func electionLayer(v algo.Values, coord sim.NodeID) (compose.Part, error) {
+	withLeader := func(id sim.NodeID) algo.Values {
+		w := algo.Values{}
+		for k, x := range v {
+			w[k] = x
+		}
+		w[layerName+"_leader"] = int(id)
+		return w
+	}
+	part, err := compose.Layer(layerName, "election.bully", withLeader(coord))
+	if err != nil || coord != election.None {
+		return part, err
+	}
+	byTop := map[sim.NodeID]sim.Factory{} // one per set of ids the factory serves
+	part.New = func(sim.NodeID) sim.Node {
+		return &startLate{make: func(ctx sim.Context) sim.Node {
+			top := slices.Max(append([]sim.NodeID{ctx.Self()}, ctx.Peers()...))
+			f, ok := byTop[top]
+			if !ok {
+				p, err := compose.Layer(layerName, "election.bully", withLeader(top))
+				if err != nil {
+					panic(fmt.Sprintf("mutex.central: the election layer accepted leader -1 but not %d: %v", top, err))
+				}
+				f = p.New
+				byTop[top] = f
+			}
+			return f(ctx.Self())
+		}}
+	}
+	return part, nil
+}
+
+// startLate is a layer whose node is made when its process starts, the
+// first call any node gets.
+type startLate struct {
+	sim.Node
+	make func(ctx sim.Context) sim.Node
+}
+
+func (s *startLate) Start(ctx sim.Context) {
+	s.Node = s.make(ctx)
+	s.Node.Start(ctx)
+}
+
+// ticket is a request known to the coordinator.
+type ticket struct {
+	id  sim.NodeID
+	seq int
+}
+
+var nobody = ticket{id: election.None}
+
+type node struct {
+	mutex.CS
+	started bool
+	coord   sim.NodeID // the coordinator this process follows
+	known   bool
+	seq     int // the number of this process's latest request
+
+	// The coordinator's side, while serving.
+	serving bool
+	holder  ticket   // the request in the critical section, or nobody
+	queue   []ticket // waiting requests, first come first served
+	await   []sim.NodeID
+}
+
+// Observe follows the coordinator the election layer announces.
+func (p *node) Observe(ctx sim.Context, layer, key string, v any) {
+	if key != keyLeader {
+		return
+	}
+	id, ok := v.(sim.NodeID)
+	if !ok {
+		return
+	}
+	p.coord, p.known = id, true
+	if p.started { // at boot every process knows the coordinator: nothing to report
+		p.announced(ctx)
+	}
+}
+
+func (p *node) Start(ctx sim.Context) {
+	p.started = true
+	p.holder = nobody
+	p.CS.Start(ctx)
+	if p.known && p.coord == ctx.Self() {
+		p.serving = true
+		return
+	}
+	if p.known && !slices.Contains(ctx.Peers(), p.coord) {
+		ctx.Log("coordinator %d is not a process: starting an election", p.coord)
+		p.elect(ctx)
+	}
+}
+
+func (p *node) elect(ctx sim.Context) {
+	if err := compose.Call(ctx, layerName, "elect", nil); err != nil {
+		ctx.Log("elect: %v", err)
+	}
+}
+
+// announced runs when a coordinator is announced: the new coordinator
+// starts its recovery phase, every other process reports to it.
+func (p *node) announced(ctx sim.Context) {
+	self := ctx.Self()
+	if p.coord == self {
+		if !p.serving {
+			p.recover(ctx)
+		}
+		return
+	}
+	if p.serving {
+		p.serving, p.holder, p.queue, p.await = false, nobody, nil, nil
+		ctx.Set(keyQueue, []sim.NodeID{})
+		ctx.Set(keyRecovering, false)
+	}
+	if ctx.Suspected(p.coord) { // it crashed before its announcement arrived
+		p.elect(ctx)
+		return
+	}
+	switch p.State() {
+	case mutex.Wanted:
+		ctx.Send(p.coord, Request{Seq: p.seq})
+	case mutex.Held:
+		ctx.Send(p.coord, Held{Seq: p.seq})
+	default:
+		ctx.Send(p.coord, Idle{})
+	}
+}
+
+// recover starts serving as a new coordinator: it knows nothing of the
+// others until they report.
+func (p *node) recover(ctx sim.Context) {
+	self := ctx.Self()
+	p.serving, p.holder, p.queue, p.await = true, nobody, nil, nil
+	switch p.State() {
+	case mutex.Held:
+		p.holder = ticket{self, p.seq}
+	case mutex.Wanted:
+		p.queue = []ticket{{self, p.seq}}
+	}
+	for _, id := range ctx.Peers() {
+		if !ctx.Suspected(id) {
+			p.await = append(p.await, id)
+		}
+	}
+	ctx.Set(keyRecovering, true)
+	p.setQueue(ctx)
+	p.heard(ctx, election.None)
+}
+
+// heard notes a report from id (None: none) and ends the recovery phase
+// when nobody is left to hear from.
+func (p *node) heard(ctx sim.Context, id sim.NodeID) {
+	if p.await == nil {
+		return
+	}
+	p.await = slices.DeleteFunc(p.await, func(x sim.NodeID) bool { return x == id })
+	if len(p.await) > 0 {
+		return
+	}
+	p.await = nil
+	ctx.Set(keyRecovering, false)
+	p.grantNext(ctx)
+}
+
+func (p *node) Want(ctx sim.Context) {
+	p.seq++
+	switch {
+	case p.serving:
+		p.request(ctx, ticket{ctx.Self(), p.seq})
+	case p.known && !ctx.Suspected(p.coord):
+		ctx.Send(p.coord, Request{Seq: p.seq})
+	default:
+		ctx.Log("no live coordinator known: the request waits for the election")
+	}
+}
+
+func (p *node) Exit(ctx sim.Context) {
+	switch {
+	case p.serving:
+		p.release(ctx, ticket{ctx.Self(), p.seq})
+	case p.known && !ctx.Suspected(p.coord):
+		ctx.Send(p.coord, Release{Seq: p.seq})
+	}
+}
+
+func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+	switch msg := m.(type) {
+	case Granted:
+		if from == p.coord && p.Wanted() && msg.Seq == p.seq {
+			p.Enter(ctx)
+		} else {
+			ctx.Log("GRANTED %d from %d is not for a waiting request: ignored", msg.Seq, from)
+		}
+	case Denied:
+		// The request is queued at a live coordinator: keep waiting.
+	case Request, Release, Held, Idle:
+		if !p.serving {
+			ctx.Log("%s from %d: not the coordinator, ignored", m.Kind(), from)
+			return
+		}
+		p.serve(ctx, from, m)
+	}
+}
+
+// serve is the coordinator's loop body.
+func (p *node) serve(ctx sim.Context, from sim.NodeID, m sim.Message) {
+	switch msg := m.(type) {
+	case Request:
+		p.request(ctx, ticket{from, msg.Seq})
+	case Release:
+		p.release(ctx, ticket{from, msg.Seq})
+	case Held:
+		p.forget(ctx, from, msg.Seq)
+		switch p.holder {
+		case nobody:
+			p.holder = ticket{from, msg.Seq}
+		case ticket{from, msg.Seq}:
+		default:
+			ctx.Log("HELD from %d while %d holds the critical section", from, p.holder.id)
+		}
+	case Idle:
+		p.forget(ctx, from, 0)
+	}
+	if _, report := m.(Release); !report {
+		p.heard(ctx, from)
+	}
+	p.grantNext(ctx)
+}
+
+// forget drops what the coordinator knows of id's requests other than seq:
+// a process with a new request or report has left the older ones behind
+// (under FIFO links, its RELEASE came first, or it crashed and recovered).
+func (p *node) forget(ctx sim.Context, id sim.NodeID, seq int) {
+	if p.holder.id == id && p.holder.seq != seq {
+		p.holder = nobody
+	}
+	n := len(p.queue)
+	p.queue = slices.DeleteFunc(p.queue, func(t ticket) bool { return t.id == id && t.seq != seq })
+	if len(p.queue) != n {
+		p.setQueue(ctx)
+	}
+}
+
+// request is the pseudo code's REQUEST: GRANTED when nobody is in the
+// critical section, else queue it and reply DENIED. A request the
+// coordinator already has (re-sent on an announcement) changes nothing.
+func (p *node) request(ctx sim.Context, t ticket) {
+	p.forget(ctx, t.id, t.seq)
+	if p.holder == t || slices.Contains(p.queue, t) {
+		return
+	}
+	if p.holder == nobody && p.await == nil && len(p.queue) == 0 {
+		p.grant(ctx, t)
+		return
+	}
+	p.queue = append(p.queue, t)
+	p.setQueue(ctx)
+	if t.id != ctx.Self() {
+		ctx.Send(t.id, Denied{Seq: t.seq})
+	}
+}
+
+// release is the pseudo code's RELEASE; a release of a request that does
+// not hold the critical section is stale and ignored.
+func (p *node) release(ctx sim.Context, t ticket) {
+	if p.holder != t {
+		ctx.Log("RELEASE %d from %d does not match the holder: ignored", t.seq, t.id)
+		return
+	}
+	p.holder = nobody
+	p.grantNext(ctx)
+}
+
+// grantNext removes the first queued request and grants it, once the
+// critical section is free and the recovery phase is over.
+func (p *node) grantNext(ctx sim.Context) {
+	if p.holder != nobody || p.await != nil || len(p.queue) == 0 {
+		return
+	}
+	t := p.queue[0]
+	p.queue = slices.Delete(p.queue, 0, 1)
+	p.setQueue(ctx)
+	p.grant(ctx, t)
+}
+
+func (p *node) grant(ctx sim.Context, t ticket) {
+	p.holder = t
+	if t.id == ctx.Self() {
+		p.Enter(ctx)
+		return
+	}
+	ctx.Send(t.id, Granted{Seq: t.seq})
+}
+
+func (p *node) setQueue(ctx sim.Context) {
+	ids := make([]sim.NodeID, len(p.queue))
+	for i, t := range p.queue {
+		ids[i] = t.id
+	}
+	ctx.Set(keyQueue, ids)
+}
+
+// Suspect: a process suspecting its coordinator starts an election; the
+// coordinator drops a suspected process's request, and the critical
+// section it held.
+func (p *node) Suspect(ctx sim.Context, id sim.NodeID) {
+	if !p.serving {
+		if p.known && id == p.coord {
+			ctx.Log("coordinator %d suspected: starting an election", id)
+			p.elect(ctx)
+		}
+		return
+	}
+	p.forget(ctx, id, 0)
+	p.heard(ctx, id)
+	p.grantNext(ctx)
+}
+
+func (p *node) Timer(ctx sim.Context, tag string) { p.CS.Timer(ctx, p, tag) }
+
+func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+	return p.CS.Command(ctx, p, name, args)
+}

@@ -1,0 +1,320 @@
+package central
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"dsim/core/algo/internal/algotest"
+	"dsim/core/sim"
+	"dsim/core/trace"
+)
+
+func world(t *testing.T, n int, cfg map[string]any, detect sim.Duration) *algotest.World {
+	c := map[string]any{"election_T": 10, "election_T2": 30}
+	for k, v := range cfg {
+		c[k] = v
+	}
+	return algotest.New(t, algotest.Setup{Algo: "mutex.central", IDs: algotest.IDs(n), Config: c, Detect: detect})
+}
+
+func request(w *algotest.World, at sim.Time, id sim.NodeID, d int) {
+	args := sim.Args{}
+	if d > 0 {
+		args["duration"] = d
+	}
+	w.CommandArgs(at, id, "request", args)
+}
+
+// sends renders the sends of the mutual exclusion layer as "KIND from->to".
+func sends(w *algotest.World) []string {
+	var out []string
+	for _, m := range w.Sends("") {
+		switch k := m.Msg.(sim.Message).Kind(); k {
+		case "REQUEST", "GRANTED", "DENIED", "RELEASE", "HELD", "IDLE":
+			if _, ok := m.Msg.(sim.Message); ok && isMine(m.Msg) {
+				out = append(out, fmt.Sprintf("%s %d->%d", k, m.From, m.To))
+			}
+		}
+	}
+	return out
+}
+
+func isMine(m any) bool {
+	switch m.(type) {
+	case Request, Granted, Denied, Release, Held, Idle:
+		return true
+	}
+	return false
+}
+
+// entries lists the processes in the order they entered the critical
+// section, and fails the test if two ever held it at once (a crash ends a
+// process's critical section).
+func entries(t *testing.T, w *algotest.World) []sim.NodeID {
+	t.Helper()
+	held := map[int]bool{}
+	var order []sim.NodeID
+	for _, e := range w.Rec.Events {
+		switch {
+		case e.Type == trace.Crash:
+			delete(held, e.Node)
+		case e.Type == trace.State && e.Key == "cs":
+			if e.New == "held" {
+				held[e.Node] = true
+				order = append(order, sim.NodeID(e.Node))
+			} else {
+				delete(held, e.Node)
+			}
+		}
+		if len(held) > 1 {
+			t.Fatalf("t=%d seq=%d: %d processes hold the critical section: %v", e.T, e.Seq, len(held), held)
+		}
+	}
+	return order
+}
+
+func cs(w *algotest.World, id sim.NodeID) any { return w.Get(id, "cs") }
+
+func TestUncontendedRequestCostsThreeMessages(t *testing.T) {
+	for _, n := range []int{2, 3, 5, 8, 16} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			w := world(t, n, nil, 0)
+			request(w, 5, 1, 4)
+			w.Run(0)
+			got := sends(w)
+			want := []string{"REQUEST 1->" + fmt.Sprint(n), "GRANTED " + fmt.Sprint(n) + "->1", "RELEASE 1->" + fmt.Sprint(n)}
+			if !slices.Equal(got, want) || w.Count("") != 3 {
+				t.Errorf("sends %v (%d in all), want %v", got, w.Count(""), want)
+			}
+			if got := entries(t, w); !slices.Equal(got, []sim.NodeID{1}) {
+				t.Errorf("entries %v, want [1]", got)
+			}
+		})
+	}
+}
+
+// The coordinator competes too; it grants itself without a message.
+func TestCoordinatorGrantsItselfWithoutMessages(t *testing.T) {
+	w := world(t, 4, nil, 0)
+	request(w, 5, 4, 3)
+	w.Run(0)
+	if c := w.Count(""); c != 0 {
+		t.Errorf("%d messages for the coordinator's own request, want 0: %v", c, sends(w))
+	}
+	if got := entries(t, w); !slices.Equal(got, []sim.NodeID{4}) {
+		t.Errorf("entries %v, want [4]", got)
+	}
+}
+
+// REQUEST while somebody is in the CS: queue it and reply DENIED. RELEASE:
+// remove the first on the queue and reply GRANTED. Requests are served in
+// the order they reach the coordinator.
+func TestBusyDeniesQueuesAndReleaseGrantsTheFirst(t *testing.T) {
+	w := world(t, 5, map[string]any{"coordinator": 3}, 0)
+	request(w, 1, 1, 0) // held until released
+	request(w, 5, 4, 2)
+	request(w, 6, 2, 2)
+	request(w, 8, 3, 2) // the coordinator's own request queues behind them
+	request(w, 9, 5, 2)
+	w.Run(20)
+	if got, want := w.Get(3, "queue"), []sim.NodeID{4, 2, 3, 5}; !slices.Equal(got.([]sim.NodeID), want) {
+		t.Errorf("queue at the coordinator %v, want %v", got, want)
+	}
+	if got, want := sends(w), []string{"REQUEST 1->3", "GRANTED 3->1", "REQUEST 4->3", "REQUEST 2->3", "DENIED 3->4", "DENIED 3->2", "REQUEST 5->3", "DENIED 3->5"}; !slices.Equal(got, want) {
+		t.Errorf("sends %v\nwant  %v", got, want)
+	}
+	w.Command(30, 1, "release")
+	w.Run(0)
+	if got, want := entries(t, w), []sim.NodeID{1, 4, 2, 3, 5}; !slices.Equal(got, want) {
+		t.Errorf("entries %v, want first come first served %v", got, want)
+	}
+	var grants []string
+	for _, m := range w.Sends("GRANTED") {
+		grants = append(grants, fmt.Sprintf("t=%d ->%d", m.T, m.To))
+	}
+	// Each GRANTED leaves when the RELEASE before it arrives (latency 1,
+	// CS 2 ticks): 1 releases at 30, 4 is in from 32 to 34, 2 from 36 to 38,
+	// then the coordinator enters at 39 without a message.
+	if want := []string{"t=2 ->1", "t=31 ->4", "t=35 ->2", "t=41 ->5"}; !slices.Equal(grants, want) {
+		t.Errorf("grants %v, want %v", grants, want)
+	}
+	if q := w.Get(3, "queue").([]sim.NodeID); len(q) != 0 {
+		t.Errorf("queue %v at the end, want empty", q)
+	}
+}
+
+// A RELEASE with nobody queued grants nothing; the next REQUEST is granted
+// at once.
+func TestReleaseWithEmptyQueueThenFreshGrant(t *testing.T) {
+	w := world(t, 3, nil, 0)
+	request(w, 1, 1, 2)
+	request(w, 10, 2, 2)
+	w.Run(0)
+	if got, want := sends(w), []string{"REQUEST 1->3", "GRANTED 3->1", "RELEASE 1->3", "REQUEST 2->3", "GRANTED 3->2", "RELEASE 2->3"}; !slices.Equal(got, want) {
+		t.Errorf("sends %v, want %v", got, want)
+	}
+}
+
+// The coordinator crashes while 1 is in its critical section and 2 and 3
+// wait. Every process suspects it and calls the bully election; 4 wins. 1
+// reports HELD, 2 and 3 re-send REQUEST; 4 grants nothing while 1 is in,
+// then serves 2 and 3. Then 4 crashes too, with 3 in its critical section
+// and 2 waiting behind it: 3 becomes coordinator in turn.
+func TestCoordinatorCrashesTwice(t *testing.T) {
+	w := world(t, 5, nil, 3)
+	request(w, 1, 1, 0)
+	request(w, 3, 2, 5)
+	request(w, 4, 3, 40)
+	w.Crash(10, 5)
+	w.Run(60)
+	if got := w.Get(4, "leader"); got != sim.NodeID(4) {
+		t.Fatalf("leader at 4 is %v, want 4", got)
+	}
+	if cs(w, 2) != "wanted" || cs(w, 3) != "wanted" || cs(w, 1) != "held" {
+		t.Errorf("before the release: cs 1=%v 2=%v 3=%v, want held, wanted, wanted", cs(w, 1), cs(w, 2), cs(w, 3))
+	}
+	if w.Get(4, "recovering") != false {
+		t.Errorf("4 is still recovering: it heard from 1, 2, 3 and suspects 5")
+	}
+	var reports []string
+	for _, m := range w.Sends("") {
+		if m.To == 4 && isMine(m.Msg) {
+			reports = append(reports, fmt.Sprintf("%s %d", m.Msg.(sim.Message).Kind(), m.From))
+		}
+	}
+	slices.Sort(reports)
+	if want := []string{"HELD 1", "REQUEST 2", "REQUEST 3"}; !slices.Equal(reports, want) {
+		t.Errorf("reports to 4: %v, want %v", reports, want)
+	}
+	w.Command(60, 1, "release") // its RELEASE goes to 4 (1 follows 4 by now)
+	w.Run(75)
+	if cs(w, 3) != "held" {
+		t.Fatalf("3 is %v at 75, want held (2 served first)", cs(w, 3))
+	}
+	request(w, 76, 2, 5)
+	w.Crash(80, 4)
+	w.Run(0)
+	if got := w.Get(3, "leader"); got != sim.NodeID(3) {
+		t.Errorf("leader at 3 is %v, want 3 after 4 crashed", got)
+	}
+	got := entries(t, w)
+	if want := []sim.NodeID{1, 2, 3, 2}; !slices.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
+	}
+	for _, id := range []sim.NodeID{1, 2, 3} {
+		if cs(w, id) != "released" {
+			t.Errorf("process %d ends with cs=%v", id, cs(w, id))
+		}
+	}
+}
+
+// A process whose RELEASE went to the dead coordinator reports IDLE to the
+// new one and is not taken for the holder: the waiting process is served.
+func TestReleaseLostWithTheCoordinator(t *testing.T) {
+	w := world(t, 4, nil, 5)
+	request(w, 1, 1, 0)
+	request(w, 2, 2, 3)
+	w.Crash(10, 4)
+	w.Command(11, 1, "release") // the RELEASE is dropped: 4 is down
+	w.Run(0)
+	if got, want := entries(t, w), []sim.NodeID{1, 2}; !slices.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
+	}
+	if n := len(w.Sends("IDLE")); n != 1 {
+		t.Errorf("%d IDLE reports, want 1 (from 1)", n)
+	}
+}
+
+// The new coordinator waits for a report from every process it does not
+// suspect: the process in its critical section is slow to hear of it, and
+// nobody is granted before its HELD arrives.
+func TestRecoveryWaitsForTheHolder(t *testing.T) {
+	w := world(t, 4, nil, 2)
+	if err := w.SetLink(1, 3, sim.Link{Latency: sim.Dist{Kind: sim.Constant, A: 20}, FIFO: true}); err != nil {
+		t.Fatal(err)
+	}
+	request(w, 1, 1, 0)
+	request(w, 2, 2, 3)
+	w.Crash(10, 4)
+	w.Run(30)
+	if w.Get(3, "recovering") != true || cs(w, 2) != "wanted" {
+		t.Errorf("at 30: recovering=%v cs 2=%v, want 3 still waiting for 1's report and 2 waiting", w.Get(3, "recovering"), cs(w, 2))
+	}
+	w.Command(50, 1, "release")
+	w.Run(0)
+	if got, want := entries(t, w), []sim.NodeID{1, 2}; !slices.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
+	}
+}
+
+// A client crashing in its critical section is noticed by the coordinator's
+// detector: the next queued request is granted.
+func TestClientCrashInCriticalSection(t *testing.T) {
+	w := world(t, 3, nil, 4)
+	request(w, 1, 1, 0)
+	request(w, 2, 2, 2)
+	w.Crash(10, 1)
+	w.Run(0)
+	if got, want := entries(t, w), []sim.NodeID{1, 2}; !slices.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
+	}
+	if g := w.Sends("GRANTED"); len(g) != 2 || g[1].T != 14 {
+		t.Errorf("grants %v, want the second at 14, when 3 suspects 1", g)
+	}
+}
+
+// A client that crashes in its critical section and recovers before the
+// detector notices reports IDLE to the coordinator the bully announces, and
+// the coordinator, still serving, lets the next request in.
+func TestClientRecoversUnnoticed(t *testing.T) {
+	w := world(t, 3, nil, 10)
+	request(w, 1, 1, 0)
+	request(w, 2, 2, 2)
+	w.Crash(10, 1)
+	w.Recover(12, 1)
+	w.Run(0)
+	if got, want := entries(t, w), []sim.NodeID{1, 2}; !slices.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
+	}
+	if w.Get(3, "recovering") != nil {
+		t.Errorf("3 started a recovery phase though it kept serving")
+	}
+}
+
+func TestSeedSweepWithCrashes(t *testing.T) {
+	for seed := uint64(1); seed <= 40; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			w := algotest.New(t, algotest.Setup{Algo: "mutex.central", IDs: algotest.IDs(6), Seed: seed, Detect: 4,
+				Link:   sim.Link{Latency: sim.Dist{Kind: sim.Uniform, A: 1, B: 4}, FIFO: true},
+				Config: map[string]any{"election_T": 12, "election_T2": 40}})
+			r := sim.Stream(seed, "central-sweep", 0)
+			for i := 0; i < 30; i++ {
+				id := sim.NodeID(1 + r.IntN(6))
+				at := sim.Time(r.IntN(400))
+				w.At(at, func() {
+					if w.Up(id) {
+						if err := w.Sim.Command(id, "request", sim.Args{"duration": 1 + r.IntN(5)}); err != nil {
+							t.Error(err)
+						}
+					}
+				})
+			}
+			victims := []sim.NodeID{6, sim.NodeID(1 + r.IntN(5))}
+			w.Crash(sim.Time(50+r.IntN(100)), victims[0])
+			w.Crash(sim.Time(150+r.IntN(100)), victims[1])
+			w.Run(0)
+			entries(t, w)
+			var stuck []string
+			for _, id := range w.IDs() {
+				if w.Up(id) && (cs(w, id) != "released" || w.Get(id, "backlog") != nil && w.Get(id, "backlog") != 0) {
+					stuck = append(stuck, fmt.Sprintf("%d cs=%v backlog=%v", id, cs(w, id), w.Get(id, "backlog")))
+				}
+			}
+			if len(stuck) > 0 {
+				t.Errorf("not served: %s", strings.Join(stuck, ", "))
+			}
+		})
+	}
+}
