@@ -7,6 +7,7 @@ import (
 	_ "dsim/core/algo/election/bully"
 	_ "dsim/core/algo/election/changroberts"
 	_ "dsim/core/algo/election/ring"
+	_ "dsim/core/algo/mutex/central"
 	_ "dsim/core/algo/mutex/lamport"
 	_ "dsim/core/algo/mutex/ricartagrawala"
 )
