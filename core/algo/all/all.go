@@ -9,5 +9,8 @@ import (
 	_ "dsim/core/algo/election/ring"
 	_ "dsim/core/algo/mutex/central"
 	_ "dsim/core/algo/mutex/lamport"
+	_ "dsim/core/algo/mutex/raymond"
 	_ "dsim/core/algo/mutex/ricartagrawala"
+	_ "dsim/core/algo/mutex/ricartagrawala2"
+	_ "dsim/core/algo/mutex/suzukikasami"
 )
