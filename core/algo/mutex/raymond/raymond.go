@@ -70,11 +70,11 @@ type node struct {
 
 func (p *node) Start(ctx sim.Context) {
 	p.CS.Start(ctx)
-	ctx.Set(mutex.KeyToken, false)
 	if sim.Recovered(ctx) {
 		ctx.Log("recovered without a HOLDER: the recovery procedure is not implemented")
 	}
 	if !mutex.StartsWithToken(ctx, p.first) {
+		ctx.Set(mutex.KeyToken, false)
 		return
 	}
 	p.setHolder(ctx, ctx.Self())
