@@ -7,6 +7,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"dsim/core/check"
 	"dsim/core/sim"
 	"dsim/core/trace"
 )
@@ -37,7 +38,9 @@ var worldMethods = []entry[*world]{
 	{"alive", "()", "list of ids", "The ids of the processes that are up, in ring order.", wAlive},
 	{"agreed", "(key)", "value or nil", "The value of state key that every live process holds, or nil when they differ or one lacks it.", wAgreed},
 	{"state", "(id)", "table", "Process id's observable state, key -> value (empty when crashed).", wState},
-	{"stats", "()", "table", "Counters so far: {events, time, sent, delivered, dropped, messages={KIND=sent}, delivered_by_kind={...}, dropped_by_kind={...}, drops={reason=n}}.", wStats},
+	{"stats", "()", "table", "Counters so far: {events, time, sent, delivered, dropped, messages={KIND=sent}, delivered_by_kind={...}, dropped_by_kind={...}, drops={reason=n}}." + csDoc, wStats},
+	{"check", "(name)", "ok, message", "Judges the property name (e.g. \"mutex.safety\", see *Checks and costs*) now, without recording it: `expect(w:check(\"mutex.safety\"))` records it with the checker's message. An error when the world's algorithm is of another family or check has no checker for name.", wCheck},
+	{"workload", "{rate=, cs=, until_time=, nodes=, start=}", "", "Makes each process of nodes (default: all) request the critical section at Poisson times: rate requests per tick on average, from start (default now) until before until_time, each holding it cs ticks (`request{duration=cs}`). The times come from a stream of the world's seed, one per process and call. A request falling when the process is down is skipped, with a log event.", wWorkload},
 	{"count", "([{type=, kind=, node=}])", "integer", "The number of recorded trace events matching the filter (all keys optional). It scans the trace, so inside a hook or a `when` condition, which run at every event, count in a hook instead.", wCount},
 	{"events", "([{type=, kind=, node=}])", "list of events", "The recorded trace events matching the filter, as hook events.", wEvents},
 }
@@ -564,6 +567,9 @@ func wStats(w *world, L *lua.LState) int {
 		drops.RawSetString(r, lua.LNumber(st.DropReasons[r]))
 	}
 	t.RawSetString("drops", drops)
+	if w.mon != nil && applies(w.spec, check.MutexSafety) {
+		t.RawSetString("cs", w.csStats(L))
+	}
 	L.Push(t)
 	return 1
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"dsim/core/algo"
+	"dsim/core/check"
 	"dsim/core/sim"
 	"dsim/core/topo"
 	"dsim/core/trace"
@@ -71,6 +72,8 @@ func Reference() string {
 		p("| `%s` | %s | %s |\n", f.name, typeNames(f.types), cell(f.doc))
 	}
 	p("\n")
+
+	checksDoc(&b)
 
 	p("## Algorithms\n\n")
 	specs := algo.All()
@@ -180,4 +183,20 @@ func codeList(names []string) string {
 func cell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return strings.ReplaceAll(s, "\n", " ")
+}
+
+func checksDoc(b *strings.Builder) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	p("## Checks and costs\n\n")
+	p("A world watches the properties below when its algorithm declares them (see *Properties* under each algorithm) or its `checks` key names them. At the end of the script (also one stopped by an error) it records one check per property, pass or fail, in its trace and in the results, as `expect` does, at the line of its `sim.world` call; `checks = {...}` picks which, `checks = {}` none. `w:check(name)` judges one at any time without recording it. Safety properties hold at every event: a violation names the event (t, seq) and the processes. Liveness is judged when asked (at the end for the recorded check).\n\n")
+	p("| property | meaning |\n| --- | --- |\n")
+	for _, c := range check.Properties() {
+		p("| `%s` | %s |\n", c.Name, cell(c.Doc))
+	}
+	p("\n`w:stats().cs` holds a mutual exclusion world's costs so far; times are true virtual times, and a mean of no samples is nil:\n\n")
+	p("| field | meaning |\n| --- | --- |\n")
+	for _, m := range csMetrics {
+		p("| `%s` | %s |\n", m.name, cell(m.doc))
+	}
+	p("\n`w:workload{rate=, cs=, until_time=}` makes every process request the critical section at Poisson times (see *World methods*).\n\n")
 }

@@ -50,16 +50,19 @@ const ProgressEvery = 20_000
 type Check struct {
 	World int    // 1-based world the check was recorded in (0: no world yet)
 	Seq   uint64 // seq of the check event in that world's trace (0 when not traced)
-	Line  int    // script line of the expect() call
+	Line  int    // script line of the expect() call, or of the sim.world call for a property
 	Text  string
 	Pass  bool
+	// Property names the property (e.g. "mutex.safety") of a check the
+	// world recorded at the end of the script; "" for expect().
+	Property string
 }
 
 // Result is everything a run produced. On an error it holds what was done
 // before the error.
 type Result struct {
 	Worlds []trace.World // every world's header and recorded events (in Rec), in creation order
-	Checks []Check       // every expect(), in order
+	Checks []Check       // every expect(), in order, then every world's properties
 	Notes  []string      // run limits that were hit, e.g. "world 1: stopped by the event limit ..."
 }
 
@@ -82,6 +85,7 @@ func Run(name string, src []byte, opt Options) (*Result, error) {
 	r := newRunner(name, opt)
 	defer r.L.Close()
 	err := r.exec(src)
+	r.recordChecks()
 	return r.result(), err
 }
 

@@ -8,6 +8,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"dsim/core/algo"
+	"dsim/core/check"
 	"dsim/core/sim"
 	"dsim/core/topo"
 	"dsim/core/trace"
@@ -31,6 +32,14 @@ type world struct {
 	// callback may add a `when` during a run, so runs check after each event.
 	scripted  bool
 	observing bool
+
+	// mon judges the properties of core/check and measures costs; nil
+	// when the algorithm declares none it knows and `checks` asks for none.
+	mon *check.Monitor
+	// props are the properties recorded as checks at the end of the script.
+	props     []string
+	line      int // script line of the sim.world call
+	workloads int // w:workload calls so far: each draws from its own stream
 
 	seqOut   *uint64 // receives the seq of the next event observed
 	cmdLine  int     // script line of the w:command in progress
@@ -56,6 +65,8 @@ type worldConf struct {
 	maxEvents uint64
 	maxTime   sim.Time
 	trace     bool
+	checks    []string
+	checksSet bool
 }
 
 // worldKey is one key of sim.world{...}. The same table parses the keys and
@@ -176,6 +187,19 @@ var worldKeys = []worldKey{
 		n, err := toNonNegative(v)
 		c.maxTime = sim.Time(n)
 		return err
+	}},
+	{"checks", "the algorithm's properties", "the properties recorded as checks at the end of the script (see *Checks and costs*): a list of names such as `{\"mutex.safety\"}`, `{}` for none", func(c *worldConf, v lua.LValue) error {
+		list, err := toList(v)
+		if err != nil {
+			return err
+		}
+		c.checks, c.checksSet = make([]string, len(list)), true
+		for i, e := range list {
+			if c.checks[i], err = toString(e); err != nil {
+				return fmt.Errorf("item %d: %v", i+1, err)
+			}
+		}
+		return nil
 	}},
 	{"trace", "true", "record the trace (`false` saves memory in sweeps; `w:count` and `w:events` then fail)", func(c *worldConf, v lua.LValue) (err error) {
 		c.trace, err = toBool(v)
@@ -300,7 +324,11 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &world{r: r, index: len(r.worlds) + 1, spec: spec, s: s, link: c.link}
+	props, err := worldChecks(spec, c)
+	if err != nil {
+		return nil, err
+	}
+	w := &world{r: r, index: len(r.worlds) + 1, spec: spec, s: s, link: c.link, props: props, line: r.currentLine(r.L, 0)}
 	w.header = trace.Header{
 		Schema: trace.Schema, World: w.index, Algorithm: spec.Name, Seed: seed,
 		Topology: g.Kind, IDs: make([]int, len(g.IDs)), Arity: g.Arity, Cols: g.Cols,
@@ -327,6 +355,10 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	}
 	if c.trace && !r.opt.NoTrace {
 		w.rec = &trace.Recording{}
+		w.observe()
+	}
+	if len(props) > 0 || declaresKnown(spec) {
+		w.mon = check.New()
 		w.observe()
 	}
 	w.ud = r.L.NewUserData()
@@ -364,6 +396,9 @@ func (w *world) onEvent(e *trace.Event) {
 	if w.seqOut != nil {
 		*w.seqOut = e.Seq
 		w.seqOut = nil
+	}
+	if w.mon != nil {
+		w.mon.Observe(e)
 	}
 	if e.Type == trace.Command && w.cmdLine > 0 {
 		e.Line = w.cmdLine

@@ -101,6 +101,11 @@ func (d Dist) draw(r *rand.Rand) Time {
 	panic("sim: unknown distribution")
 }
 
+// Exp draws from the exponential distribution of the given mean with the
+// portable logarithm below, so Poisson arrivals built from it (the scenario
+// workload) are the same natively and in js/wasm.
+func Exp(r *rand.Rand, mean float64) float64 { return float64(-mean * detLog(unitOpen(r))) }
+
 // unitOpen draws from (0, 1]. The conversion keeps the compiler from fusing
 // the inlined scaling inside Float64 with the subtraction (see detLog).
 func unitOpen(r *rand.Rand) float64 { return 1 - float64(r.Float64()) }
