@@ -1,9 +1,11 @@
 package algotest
 
 import (
+	"errors"
 	"fmt"
 
 	"dsim/core/algo/mutex"
+	"dsim/core/check"
 	"dsim/core/sim"
 	"dsim/core/trace"
 )
@@ -17,62 +19,39 @@ type Stamped struct {
 
 func (e Stamped) String() string { return fmt.Sprintf("t=%d %d(ts=%d)", e.T, e.Stamp.ID, e.Stamp.TS) }
 
-// stamps walks the state events of a timestamped algorithm, calling f at
-// every change of cs or req_ts with the process's current request stamp.
-func (w *World) stamps(f func(e *trace.Event, s mutex.Stamp)) {
+// StampedEntries lists the critical-section entries in trace order.
+func (w *World) StampedEntries() []Stamped {
+	var out []Stamped
 	ts := map[int]int{}
-	for i := range w.Rec.Events {
-		e := &w.Rec.Events[i]
+	for _, e := range w.Rec.Events {
 		switch {
 		case e.Type != trace.State:
 		case e.Key == mutex.KeyStamp:
 			ts[e.Node] = e.New.(int)
-			fallthrough
-		case e.Key == mutex.KeyCS:
-			f(e, mutex.Stamp{TS: ts[e.Node], ID: sim.NodeID(e.Node)})
+		case e.Key == mutex.KeyCS && e.New == mutex.Held:
+			out = append(out, Stamped{T: e.T, Stamp: mutex.Stamp{TS: ts[e.Node], ID: sim.NodeID(e.Node)}})
 		}
 	}
-}
-
-// StampedEntries lists the critical-section entries in trace order.
-func (w *World) StampedEntries() []Stamped {
-	var out []Stamped
-	w.stamps(func(e *trace.Event, s mutex.Stamp) {
-		if e.Key == mutex.KeyCS && e.New == mutex.Held {
-			out = append(out, Stamped{T: e.T, Stamp: s})
-		}
-	})
 	return out
 }
 
-// OrderViolation reports the first entry made while another process waited
-// with a request of smaller (req_ts, id): the promise of the timestamped
-// algorithms for every request already made when the entry happens.
-func (w *World) OrderViolation() error {
-	waiting := map[sim.NodeID]mutex.Stamp{}
-	var err error
-	w.stamps(func(e *trace.Event, s mutex.Stamp) {
-		_, wanted := waiting[s.ID]
-		delete(waiting, s.ID)
-		switch {
-		case err != nil:
-		case e.Key == mutex.KeyStamp:
-			// req_ts is set just after cs becomes wanted.
-			if wanted {
-				waiting[s.ID] = s
-			}
-		case e.New == mutex.Wanted:
-			waiting[s.ID] = s
-		case e.New == mutex.Held:
-			for _, id := range w.IDs() {
-				if other, ok := waiting[id]; ok && other.Less(s) {
-					err = fmt.Errorf("t=%d seq=%d: %d entered with %v while %d waited with %v", e.T, e.Seq, s.ID, s, id, other)
-					return
-				}
-			}
+// Judge runs core/check's checkers of the named properties over the
+// recorded trace and returns the first failure, naming the property.
+func (w *World) Judge(names ...string) error {
+	m := check.New()
+	for i := range w.Rec.Events {
+		m.Observe(&w.Rec.Events[i])
+	}
+	for _, name := range names {
+		v, err := m.Check(name, int64(w.Now()))
+		if err != nil {
+			return err
 		}
-	})
-	return err
+		if !v.Pass {
+			return errors.New(v.Text)
+		}
+	}
+	return nil
 }
 
 // RandomRequests gives each process count requests, each holding the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"dsim/core/algo/internal/algotest"
+	"dsim/core/algo/mutex"
 	"dsim/core/sim"
 )
 
@@ -170,24 +171,21 @@ func TestConcurrentEntriesInStampOrder(t *testing.T) {
 	}
 	w.Run(0)
 	checkEntries(t, w, "t=2 4(ts=1)", "t=11 4(ts=8)", "t=14 1(ts=9)", "t=17 2(ts=9)", "t=20 3(ts=9)")
-	if err := w.OrderViolation(); err != nil {
+	if err := w.Judge(mutex.Ordering); err != nil {
 		t.Error(err)
 	}
 }
 
 // TestSeedSweepFIFO: random requests and latencies on FIFO links. At most
 // one process is in its critical section at every event, every request is
-// served, and no entry jumps a waiting request with a smaller stamp.
+// served, and entries follow (timestamp, id) order.
 func TestSeedSweepFIFO(t *testing.T) {
 	for seed := range uint64(60) {
 		w := algotest.New(t, algotest.Setup{Algo: "mutex.lamport", IDs: algotest.IDs(2 + int(seed%5)), Seed: seed,
 			Link: sim.Link{Latency: sim.Dist{Kind: sim.Uniform, A: 1, B: 20}, FIFO: true}})
 		made := w.RandomRequests(seed, 3, 200, 10)
 		w.Run(0)
-		if err := w.Exclusive(); err != nil {
-			t.Errorf("seed %d: %v", seed, err)
-		}
-		if err := w.OrderViolation(); err != nil {
+		if err := w.Judge(mutex.Safety, mutex.Liveness, mutex.Ordering); err != nil {
 			t.Errorf("seed %d: %v", seed, err)
 		}
 		if got := len(w.StampedEntries()); got != made {
@@ -206,7 +204,7 @@ func TestNoFIFOViolatesSafety(t *testing.T) {
 			Link: sim.Link{Latency: sim.Dist{Kind: sim.Uniform, A: 1, B: 20}}})
 		w.RandomRequests(uint64(seed), 3, 200, 10)
 		w.Run(0)
-		if err := w.Exclusive(); err != nil {
+		if err := w.Judge(mutex.Safety); err != nil {
 			first = seed
 			t.Logf("seed %d: %v", seed, err)
 			break
@@ -238,7 +236,7 @@ func TestReplyOvertakesRequest(t *testing.T) {
 	w.Command(0, 2, "request")
 	w.Run(0)
 	checkEntries(t, w, "t=1 1(ts=1)", "t=2 2(ts=1)")
-	if w.Exclusive() == nil {
-		t.Error("the two entries do not overlap")
+	if w.Judge(mutex.Safety) == nil {
+		t.Error("the safety checker saw no overlap")
 	}
 }

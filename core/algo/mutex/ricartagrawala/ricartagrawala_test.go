@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"dsim/core/algo/internal/algotest"
+	"dsim/core/algo/mutex"
 	"dsim/core/sim"
 )
 
@@ -155,18 +156,14 @@ func TestStaleReplyIgnored(t *testing.T) {
 
 // TestSeedSweep: random requests and random latencies on links that
 // reorder. At most one process is in its critical section at every event,
-// every request is served, and no entry jumps a waiting request with a
-// smaller stamp.
+// every request is served, and entries follow (timestamp, id) order.
 func TestSeedSweep(t *testing.T) {
 	for seed := range uint64(60) {
 		w := algotest.New(t, algotest.Setup{Algo: "mutex.ricartagrawala", IDs: algotest.IDs(2 + int(seed%5)), Seed: seed,
 			Link: sim.Link{Latency: sim.Dist{Kind: sim.Uniform, A: 1, B: 20}}})
 		made := w.RandomRequests(seed, 3, 200, 10)
 		w.Run(0)
-		if err := w.Exclusive(); err != nil {
-			t.Errorf("seed %d: %v", seed, err)
-		}
-		if err := w.OrderViolation(); err != nil {
+		if err := w.Judge(mutex.Safety, mutex.Liveness, mutex.Ordering); err != nil {
 			t.Errorf("seed %d: %v", seed, err)
 		}
 		if got := len(w.StampedEntries()); got != made {
@@ -174,3 +171,7 @@ func TestSeedSweep(t *testing.T) {
 		}
 	}
 }
+
+// TestSoak is the shared soak of the mutual exclusion algorithms: shuffled
+// ids, up to 12 processes, reordering links.
+func TestSoak(t *testing.T) { algotest.Soak(t, "mutex.ricartagrawala", 100) }
