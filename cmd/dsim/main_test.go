@@ -110,6 +110,21 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+func TestCheckShowsProperties(t *testing.T) {
+	code, out, errOut := dsim(t, "check", "testdata/mutex.lua")
+	wantCode(t, code, exitOK, errOut)
+	want := strings.Join([]string{
+		"PASS testdata/mutex.lua:7 mutex.ordering: 2 entries in (req_ts, id) order",
+		"PASS testdata/mutex.lua:3 mutex.safety: at most one process in the critical section at every event (2 entries)",
+		"PASS testdata/mutex.lua:3 mutex.liveness: every request of a process that stayed up was granted by t=7 (2 requests)",
+		"3 passed, 0 failed",
+		"",
+	}, "\n")
+	if out != want {
+		t.Errorf("check printed:\n%s\nwant:\n%s", out, want)
+	}
+}
+
 func TestCheckJUnit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "report.xml")
 	code, _, errOut := dsim(t, "check", "--junit", path, "testdata/fail.lua", "testdata/error.lua")
