@@ -1,0 +1,187 @@
+// Package singhal is Singhal's dynamic information-structure mutual
+// exclusion algorithm: each process asks only the processes in its request
+// set, and the request and inform sets change as the processes use the
+// critical section (M. Singhal, "A dynamic information-structure mutual
+// exclusion algorithm for distributed systems", ICDCS 1989; IEEE TPDS
+// 3(1), 1992).
+package singhal
+
+import (
+	"slices"
+
+	"dsim/core/algo"
+	"dsim/core/algo/mutex"
+	"dsim/core/sim"
+)
+
+// Request is REQUEST(ts, i), stamped with the sender's Lamport clock.
+type Request struct {
+	TS int `json:"ts"`
+}
+
+func (Request) Kind() string { return "REQUEST" }
+
+// Reply is the permission: the sender leaves the receiver's request set
+// and, from then on, asks the receiver before entering itself.
+type Reply struct{}
+
+func (Reply) Kind() string { return "REPLY" }
+
+// State keys.
+const (
+	keyRequestSet = "request_set"
+	keyInformSet  = "inform_set"
+)
+
+func init() {
+	algo.Register(algo.Spec{
+		Name:    "mutex.singhal",
+		Summary: "Singhal's dynamic information structure: REQUEST only to the request set R_i, which starts as a staircase (process i asks the i-1 processes before it) and changes with every REPLY; deferred requests wait in the inform set I_i; 0 to 2(n-1) messages per entry",
+		Description: `Seed 002 lists "Singhal Algorithm" without its rules; this is his dynamic information-structure algorithm (ICDCS 1989, "A dynamic information-structure mutual exclusion algorithm for distributed systems"; IEEE TPDS 3(1), 1992), with the rules as Kshemkalyani and Singhal give them ("Distributed Computing", section 9.5). The states requesting / executing / neither are the cs key's wanted / held / released. (Singhal's heuristically-aided token algorithm, with its state vectors SV and SN and states R, E, H, N, is a different algorithm and is not this one.)
+Information structure: each process i keeps a request set R_i (the processes it must ask before entering) and an inform set I_i (the processes it must answer when it leaves). Initially, with S_1..S_n the processes in ring order, R_i = {S_1, ..., S_(i-1)} and I_i is empty: a staircase in which, of any two processes, at least one is in the other's request set. The rules keep that property as the sets change; the last process to use the critical section moves to the top of the staircase (an empty request set).
+Rules: to request, i stamps (ts, i) with its Lamport clock and sends REQUEST to every process in R_i; it enters when R_i is empty (at once, with no message, if it already is). A REPLY from j removes j from R_i. A process j receiving REQUEST(ts, i) advances its clock past ts and: when neither requesting nor executing, adds i to R_j and sends REPLY; when executing, adds i to I_j; when requesting with the earlier (ts, id), adds i to I_j; when requesting with the later one, sends REPLY and, if i is not in R_j, adds i to R_j and sends i a REQUEST with its own request's stamp. On leaving, i sends REPLY to every process in I_i, moves them into R_i and empties I_i.
+Cost: 0 messages when R_i is empty, 2|R_i| otherwise; from the initial staircase the first process's first request costs 0 and the last one's 2(n-1). request_set and inform_set show the sets in ring order.
+Where the text is silent: ties of timestamps are broken by the smaller id; only REQUEST carries a timestamp (a REPLY answers the single outstanding REQUEST to its sender).
+Assumptions: a complete graph and reliable links; any delivery order (the Lamport timestamps order every conflict the same way at both ends, so FIFO is not needed). Crashes are not tolerated: a crashed process never replies, and a recovered process starts from the initial staircase, which no longer matches the others' sets.`,
+		Topology: "complete",
+		Commands: mutex.Commands,
+		State: append(slices.Clone(mutex.StateKeys), mutex.StampKey,
+			algo.StateKey{Key: keyRequestSet, Doc: "R_i: the processes this one must ask before entering, in ring order (set when it changes)"},
+			algo.StateKey{Key: keyInformSet, Doc: "I_i: the processes this one answers when it leaves, in ring order (set when it changes)"}),
+		Messages:   []sim.Message{Request{}, Reply{}},
+		Properties: mutex.Properties,
+		New: func(algo.Values) (sim.Factory, error) {
+			return func(sim.NodeID) sim.Node { return &node{} }, nil
+		},
+	})
+}
+
+type node struct {
+	mutex.CS
+	clock  mutex.Clock
+	mine   mutex.Stamp
+	order  []sim.NodeID       // the other processes in ring order
+	pos    map[sim.NodeID]int // index in order
+	asks   []bool             // R_i, by index in order
+	tells  []bool             // I_i, by index in order
+	asking int                // |R_i|
+}
+
+func (p *node) Start(ctx sim.Context) {
+	// Peers starts with the successor: the processes before this one in
+	// ring order are the last Index of them.
+	peers := ctx.Peers()
+	n, idx := len(peers), sim.Index(ctx)
+	p.order = make([]sim.NodeID, 0, n)
+	p.order = append(p.order, peers[n-idx:]...)
+	p.order = append(p.order, peers[:n-idx]...)
+	p.pos = make(map[sim.NodeID]int, n)
+	for k, id := range p.order {
+		p.pos[id] = k
+	}
+	p.asks, p.tells = make([]bool, n), make([]bool, n)
+	for k := range idx {
+		p.asks[k] = true
+	}
+	p.asking, p.clock, p.mine = idx, 0, mutex.Stamp{}
+	p.publish(ctx, keyRequestSet, p.asks)
+	p.publish(ctx, keyInformSet, p.tells)
+	p.CS.Start(ctx)
+}
+
+func (p *node) publish(ctx sim.Context, key string, set []bool) {
+	ids := []sim.NodeID{}
+	for k, in := range set {
+		if in {
+			ids = append(ids, p.order[k])
+		}
+	}
+	ctx.Set(key, ids)
+}
+
+func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+	return p.CS.Command(ctx, p, name, args)
+}
+
+func (p *node) Timer(ctx sim.Context, tag string) { p.CS.Timer(ctx, p, tag) }
+
+// Want asks every process of the request set, or enters at once when it is
+// empty.
+func (p *node) Want(ctx sim.Context) {
+	p.mine = mutex.Stamp{TS: p.clock.Tick(), ID: ctx.Self()}
+	ctx.Set(mutex.KeyStamp, p.mine.TS)
+	for k, in := range p.asks {
+		if in {
+			ctx.Send(p.order[k], Request{TS: p.mine.TS})
+		}
+	}
+	p.tryEnter(ctx)
+}
+
+// Exit answers the inform set and moves it into the request set.
+func (p *node) Exit(ctx sim.Context) {
+	moved := false
+	for k, in := range p.tells {
+		if in {
+			ctx.Send(p.order[k], Reply{})
+			p.tells[k] = false
+			p.ask(k)
+			moved = true
+		}
+	}
+	if moved {
+		p.publish(ctx, keyInformSet, p.tells)
+		p.publish(ctx, keyRequestSet, p.asks)
+	}
+}
+
+// ask adds the process at index k to the request set.
+func (p *node) ask(k int) {
+	if !p.asks[k] {
+		p.asks[k] = true
+		p.asking++
+	}
+}
+
+func (p *node) tryEnter(ctx sim.Context) {
+	if p.Wanted() && p.asking == 0 {
+		p.Enter(ctx)
+	}
+}
+
+func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+	k, ok := p.pos[from]
+	if !ok {
+		ctx.Log("%s from %d ignored: not a process of this system", m.Kind(), from)
+		return
+	}
+	switch msg := m.(type) {
+	case Request:
+		p.clock.Witness(msg.TS)
+		switch {
+		case p.Held() || p.Wanted() && p.mine.Less(mutex.Stamp{TS: msg.TS, ID: from}):
+			p.tells[k] = true
+			p.publish(ctx, keyInformSet, p.tells)
+		case p.Wanted():
+			ctx.Send(from, Reply{})
+			if !p.asks[k] {
+				p.ask(k)
+				ctx.Send(from, Request{TS: p.mine.TS})
+				p.publish(ctx, keyRequestSet, p.asks)
+			}
+		default:
+			p.ask(k)
+			ctx.Send(from, Reply{})
+			p.publish(ctx, keyRequestSet, p.asks)
+		}
+	case Reply:
+		if !p.asks[k] {
+			ctx.Log("REPLY from %d ignored: not in the request set", from)
+			return
+		}
+		p.asks[k] = false
+		p.asking--
+		p.publish(ctx, keyRequestSet, p.asks)
+		p.tryEnter(ctx)
+	}
+}
