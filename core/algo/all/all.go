@@ -9,8 +9,10 @@ import (
 	_ "dsim/core/algo/election/ring"
 	_ "dsim/core/algo/mutex/central"
 	_ "dsim/core/algo/mutex/lamport"
+	_ "dsim/core/algo/mutex/maekawa"
 	_ "dsim/core/algo/mutex/raymond"
 	_ "dsim/core/algo/mutex/ricartagrawala"
 	_ "dsim/core/algo/mutex/ricartagrawala2"
+	_ "dsim/core/algo/mutex/singhal"
 	_ "dsim/core/algo/mutex/suzukikasami"
 )
