@@ -15,4 +15,5 @@ import (
 	_ "dsim/core/algo/mutex/ricartagrawala2"
 	_ "dsim/core/algo/mutex/singhal"
 	_ "dsim/core/algo/mutex/suzukikasami"
+	_ "dsim/core/algo/mutex/tokenring"
 )
