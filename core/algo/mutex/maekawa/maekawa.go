@@ -189,7 +189,7 @@ func (p *node) Start(ctx sim.Context) {
 	p.votes = make([]vote, len(p.quorum))
 	p.clock, p.mine, p.local = 0, mutex.Stamp{}, nil
 	p.locked, p.inquired, p.queue = false, false, nil
-	ctx.Set(keyQuorum, slices.Clone(p.quorum))
+	ctx.Set(keyQuorum, p.quorum)
 	ctx.Set(keyVote, []sim.NodeID{})
 	p.CS.Start(ctx)
 }
