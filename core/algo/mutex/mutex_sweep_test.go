@@ -1,0 +1,243 @@
+package mutex_test
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"dsim/core/algo"
+	_ "dsim/core/algo/all"
+	"dsim/core/algo/mutex"
+	"dsim/core/check"
+	"dsim/core/sim"
+	"dsim/core/topo"
+)
+
+// The seed sweep runs every registered mutual exclusion algorithm under
+// random workloads, latencies and, for the algorithms that tolerate them,
+// crashes and recoveries, and judges every run with core/check: safety at
+// every event, liveness at the end, ordering where the algorithm declares
+// it. A failure prints the seed; replay it with
+//
+//	go test ./core/algo/mutex -run 'TestSweep/mutex.lamport$' -sweep.seed=N -v
+
+var (
+	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the mutex sweep")
+	sweepSeeds = flag.Int("sweep.seeds", 500, "seeds per algorithm in the mutex sweep")
+)
+
+// sweepRow is what an algorithm's Description says of its assumptions.
+type sweepRow struct {
+	fifo    bool // needs FIFO links
+	crashes bool // tolerates crashes and recoveries of any process
+}
+
+// sweepRows has one row per algorithm. An algorithm without a row is
+// swept on FIFO links without crashes, the assumptions every algorithm
+// meets, and the test says so.
+var sweepRows = map[string]sweepRow{
+	"mutex.central":         {fifo: true, crashes: true}, // "Needs reliable FIFO links"; coordinator crashes via bully, client crashes, recovery
+	"mutex.lamport":         {fifo: true},                // "Requires FIFO channels"; crashes not tolerated
+	"mutex.maekawa":         {},                          // "any delivery order"; crashes not tolerated
+	"mutex.raymond":         {},                          // "No FIFO links needed"; failures not tolerated
+	"mutex.ricartagrawala":  {},                          // "any delivery order"; crashes not tolerated
+	"mutex.ricartagrawala2": {},                          // "No FIFO links needed"; only non-holder crashes, not recovery
+	"mutex.singhal":         {},                          // "any delivery order"; crashes not tolerated
+	"mutex.suzukikasami":    {},                          // "No FIFO links needed"; only non-holder crashes, not recovery
+	"mutex.tokenring":       {crashes: true},             // "FIFO links are not needed"; crashes of any processes and recoveries
+}
+
+// sweepCase is one random run.
+type sweepCase struct {
+	seed    uint64
+	n       int
+	link    sim.Link
+	rate    float64 // requests per tick per process
+	until   sim.Time
+	crashes []sweepCrash
+}
+
+type sweepCrash struct {
+	id       int // index into the processes
+	at, back sim.Time
+	recovers bool
+}
+
+func (c sweepCase) String() string {
+	var cr []string
+	for _, x := range c.crashes {
+		s := fmt.Sprintf("p#%d@%d", x.id, x.at)
+		if x.recovers {
+			s += fmt.Sprintf("..%d", x.back)
+		}
+		cr = append(cr, s)
+	}
+	return fmt.Sprintf("seed %d: n=%d latency=%s fifo=%v rate=%g until=%d crashes=[%s]",
+		c.seed, c.n, c.link.Latency, c.link.FIFO, c.rate, c.until, strings.Join(cr, " "))
+}
+
+func newSweepCase(seed uint64, row sweepRow) sweepCase {
+	r := sim.Stream(seed, "mutex-sweep", 0)
+	c := sweepCase{seed: seed, n: 2 + r.IntN(9), until: sim.Time(100 + r.IntN(300))}
+	c.link = sim.Link{FIFO: row.fifo || r.IntN(2) == 0}
+	if r.IntN(4) == 0 {
+		c.link.Latency = sim.Dist{Kind: sim.Exponential, A: 1, B: float64(1 + r.IntN(4))}
+	} else {
+		c.link.Latency = sim.Dist{Kind: sim.Uniform, A: 1, B: float64(1 + r.IntN(8))}
+	}
+	// From a request every few hundred ticks (no contention) to one every
+	// few ticks across the system (a queue at every exit).
+	c.rate = []float64{0.002, 0.01, 0.03, 0.1}[r.IntN(4)]
+	if row.crashes {
+		for range r.IntN(4) {
+			x := sweepCrash{id: r.IntN(c.n), at: sim.Time(r.IntN(int(c.until)))}
+			if x.recovers = r.IntN(2) == 0; x.recovers {
+				x.back = x.at + sim.Time(5+r.IntN(100))
+			}
+			c.crashes = append(c.crashes, x)
+		}
+	}
+	return c
+}
+
+// sweepOne runs one case and returns what went wrong ("" if nothing).
+func sweepOne(t *testing.T, spec *algo.Spec, c sweepCase) string {
+	vals, err := spec.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	factory, err := spec.New(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := topo.Build(topo.Spec{Kind: spec.Topology, N: c.n, First: 1, Shuffle: true, Seed: c.seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(sim.Config{Seed: c.seed, Topology: g.Topology, Factory: factory, Link: c.link, DetectDelay: 5, MaxEvents: 2_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mon := check.New()
+	s.Observe(mon.Observe)
+	ids := s.IDs()
+	var problems []string
+	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	// Poisson requests, as w:workload makes them.
+	for k, id := range ids {
+		rng := sim.Stream(c.seed, "mutex-sweep/workload", uint64(k))
+		var at float64
+		var next func()
+		next = func() {
+			at += sim.Exp(rng, 1/c.rate)
+			if t := sim.Time(at); t < c.until {
+				d := 1 + rng.IntN(6)
+				s.At(t, func() {
+					if s.Up(id) {
+						if err := s.Command(id, "request", sim.Args{"duration": d}); err != nil {
+							fail("t=%d: process %d rejected a request: %v", s.Now(), id, err)
+						}
+					}
+					next()
+				})
+			}
+		}
+		next()
+	}
+	for _, x := range c.crashes {
+		id := ids[x.id]
+		s.At(x.at, func() {
+			if !s.Up(id) || len(slices.DeleteFunc(slices.Clone(ids), func(j sim.NodeID) bool { return !s.Up(j) })) < 2 {
+				return // already down, or the last live process besides
+			}
+			if err := s.Crash(id); err != nil {
+				fail("crash %d: %v", id, err)
+			}
+			if x.recovers {
+				s.At(x.back, func() {
+					if err := s.Recover(id); err != nil {
+						fail("recover %d: %v", id, err)
+					}
+				})
+			}
+		})
+	}
+	// Token algorithms that circulate while idle never go quiet: after the
+	// workload and the last recovery, run in steps until every request is
+	// served or a bound is reached (an overloaded run needs thousands of
+	// ticks to drain its backlogs).
+	for end := c.until + 200; ; end += 500 {
+		res := s.Run(sim.Until{Time: end})
+		if res.Limited() {
+			fail("run %s", res)
+			break
+		}
+		if v, _ := mon.Check(mutex.Liveness, int64(s.Now())); v.Pass || res.Reason == sim.Quiescent || end > c.until+30000 {
+			break
+		}
+	}
+	props := []string{mutex.Safety, mutex.Liveness}
+	if slices.Contains(spec.Properties, mutex.Ordering) {
+		props = append(props, mutex.Ordering)
+	}
+	for _, p := range props {
+		v, err := mon.Check(p, int64(s.Now()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.Pass {
+			fail("%s", v.Text)
+		}
+	}
+	if costs := mon.Costs(); costs.Requests == 0 && len(problems) == 0 && c.rate*float64(c.until)*float64(c.n) > 20 {
+		fail("no request was made (%s)", costs)
+	}
+	return strings.Join(problems, "; ")
+}
+
+func TestSweep(t *testing.T) {
+	found := false
+	for _, spec := range algo.All() {
+		if !strings.HasPrefix(spec.Name, "mutex.") {
+			continue
+		}
+		found = true
+		row, known := sweepRows[spec.Name]
+		if !known {
+			row = sweepRow{fifo: true}
+		}
+		t.Run(spec.Name, func(t *testing.T) {
+			if !known {
+				t.Logf("%s has no row in sweepRows: swept on FIFO links without crashes", spec.Name)
+			}
+			seeds := []uint64{*sweepSeed}
+			if *sweepSeed == 0 {
+				seeds = seeds[:0]
+				n := *sweepSeeds
+				if testing.Short() {
+					n /= 5
+				}
+				for s := 1; s <= n; s++ {
+					seeds = append(seeds, uint64(s))
+				}
+			}
+			failed := 0
+			for _, seed := range seeds {
+				c := newSweepCase(seed, row)
+				if msg := sweepOne(t, spec, c); msg != "" {
+					t.Errorf("%s %s: %s\nreplay: go test ./core/algo/mutex -run 'TestSweep/%s$' -sweep.seed=%d -v",
+						spec.Name, c, msg, spec.Name, seed)
+					if failed++; failed == 3 {
+						t.Fatalf("%s: stopping after %d failing seeds", spec.Name, failed)
+					}
+				}
+			}
+		})
+	}
+	if !found {
+		t.Fatal("no mutex.* algorithm is registered (core/algo/all imports them)")
+	}
+}
