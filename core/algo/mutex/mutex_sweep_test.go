@@ -25,7 +25,7 @@ import (
 
 var (
 	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the mutex sweep")
-	sweepSeeds = flag.Int("sweep.seeds", 500, "seeds per algorithm in the mutex sweep")
+	sweepSeeds = flag.Int("sweep.seeds", 1000, "seeds per algorithm in the mutex sweep")
 )
 
 // sweepRow is what an algorithm's Description says of its assumptions.
