@@ -37,15 +37,15 @@ func (a Ident) String() string { return fmt.Sprintf("%d/%d", a.Gen, a.By) }
 type Token struct {
 	Gen   int        `json:"gen"`
 	By    sim.NodeID `json:"by"`
-	Sweep bool       `json:"sweep,omitempty"`
+	Sweep bool       `json:"sweep"`
 	// Seen is the highest generation known by a process the sweep passed
 	// that knew a newer token than the sweep (0: none did): the sweep then
 	// ends in a new sweep above it instead of a usable token.
-	Seen int `json:"seen,omitempty"`
+	Seen int `json:"seen"`
 	// Hops counts the sweep's messages: after n of them it has gone round
 	// the whole ring, skipped processes being at least one more position
 	// each.
-	Hops int `json:"hops,omitempty"`
+	Hops int `json:"hops"`
 }
 
 func (Token) Kind() string { return "TOKEN" }
@@ -113,8 +113,8 @@ func init() {
 Failures (seed 002: "If a process fails ... it needs to be detected and then by-passed"; "If the process holding the token fails, a unique process has to be picked, which will regenerate the token ... an election algorithm has to be run"):
 Bypass: the token goes to election.Successor, the first process after this one that the declared failure detector does not suspect.
 Loss detection: a process that has seen no token for the timeout (timer "lost": config timeout, default 3·n·(hop+hold), hop being the assumed bound on one link's latency) presumes it lost and runs the election layer's elect command. The holder does not run the timer. A too short timeout (shorter than a round including everybody's critical sections) only costs a needless regeneration, never safety.
-Election: each process is two layers, this algorithm over election.changroberts (its keys are offered as election_watch, election_restart, ...; its hop is this algorithm's hop; watch is off by default, since the coordinator it elects has no role here; its timers read election/restart). The layer sets "leader" when its ELECTED passes; the process it names regenerates the token if no token (usable or sweep) reached it since it became a candidate in that election and it holds none; every other process, and the winner when the token did pass it, only re-arms its loss timer. Chang-Roberts elects one winner per election, and simultaneous timeouts merge into one election, so a lost token is regenerated once.
-Regeneration and the generation number: the winner makes a token of generation one above the newest it knows, named (generation, maker), and sends it round as a sweep. A process the sweep reaches learns its identity and from then on discards, with a log line, any older token that arrives ("stale token"); if it holds an older token outside its critical section it drops it, inside it keeps the sweep until it leaves, then drops the old token and forwards the sweep. A sweep that reaches a holder of a newer token is dropped (the token was not lost). A sweep that reaches a process that knows a newer identity passes on without teaching it, noting that generation. The sweep ends at the first process that has seen it (its maker, or the next one when the maker is suspected): there it becomes the usable token, or, if a process knew a newer one, a new sweep one generation above everything seen (the one case where a process other than the winner makes a token).
+Election: each process is two layers, this algorithm over election.changroberts (its keys are offered as election_watch, election_restart, ...; its hop is this algorithm's hop; watch is off by default, since the coordinator it elects has no role here; its timers read election/restart). The layer sets "leader" when its ELECTED passes. The process it names regenerates the token if no token (usable or sweep) reached it since it became a candidate in that election, it holds none, and its own loss timeout has expired without a token since: at once if it expired already, otherwise when it does (a token arriving first cancels). Every other process, and the winner when the token did pass it, only re-arms its loss timer. Chang-Roberts elects one winner per election and simultaneous timeouts merge into one election, so a lost token is regenerated once; and an election run for another reason (a recovered process starts one when it rejoins) makes no token while the token goes round.
+Regeneration and the generation number: the winner makes a token of generation one above the newest it knows, named (generation, maker), and sends it round as a sweep. A process the sweep reaches learns its identity and from then on discards, with a log line, any older token that arrives ("stale token"); if it holds an older token outside its critical section it drops it, inside it keeps the sweep until it leaves, then drops the old token and forwards the sweep. A sweep that reaches a holder of a newer token is dropped (the token was not lost). A sweep that reaches a process that knows a newer identity passes on without teaching it, noting that generation. The sweep ends back at a process that has forwarded or made it (its maker, unless the maker is suspected and skipped), or after n messages, which take it round the whole ring: there it becomes the usable token, or, if a process knew a newer one, a new sweep one generation above everything seen (the one case where a process other than the winner makes a token).
 Safety (never two tokens usable at once, so never two processes in the critical section): a process enters only holding a usable token. Between a sweep's start and its end every older token is ahead of it: held by a process the sweep has not reached, or in flight to one. Where the sweep reaches it, it dies (after the critical section in progress); where it arrives at a process the sweep has passed, it is discarded as stale; it cannot slip round behind the sweep, because the ring from the sweep's front back to its start is all unvisited and the start knows the sweep. So when the sweep ends, no older token survives, and a newer one, still sweeping, is not usable. This holds under any timing: a false loss suspicion makes an extra generation, not a second usable token. It assumes what the kernel gives: a message in flight to a process that crashes is dropped, a uniform failure detector that suspects only crashed processes, and messages delivered within hop ticks. A recovered process keeps in stable storage the newest identity it knew (so a maker never reuses an identity) and discards every token for hop ticks after it restarts (timer "rejoin"): a token sent to it while it was down arrives within hop ticks of being sent, and one sent after it can only come from a live predecessor that treats it as a member again.
 Tolerated: crashes of any processes, the holder, a process the token or a sweep is sent to, the election's participants (the election layer restarts; a lost sweep is a lost token) and the winner; recoveries. Not tolerated: partitions (each side regenerates its own token) and message loss on links (a lost TOKEN is a lost token, regenerated, but a lost ELECTION stalls until the election restarts). FIFO links are not needed.`,
 		Topology: "ring",
@@ -184,6 +184,10 @@ type node struct {
 	// candidate until it announces a leader; seen says whether a token
 	// reached this process meanwhile.
 	electing, seen bool
+	// expired: the loss timeout fired here and no token came since.
+	// chosen: this process won an election during which no token reached
+	// it, before its own timeout expired; it regenerates when it does.
+	expired, chosen bool
 }
 
 func (p *node) Start(ctx sim.Context) {
@@ -271,9 +275,8 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 		ctx.Log("token %s discarded: recovered less than hop ticks ago, it was sent while this process was down", t.ident())
 		return
 	}
-	if p.electing {
-		p.seen = true
-	}
+	p.seen = p.seen || p.electing
+	p.expired, p.chosen = false, false
 	if t.Sweep {
 		p.receiveSweep(ctx, t)
 		return
@@ -350,7 +353,7 @@ func (p *node) endSweep(ctx sim.Context, t Token) {
 		return
 	}
 	ctx.Log("sweep %s back: every older token is gone, the token is usable", id)
-	t.Sweep = false
+	t.Sweep, t.Seen, t.Hops = false, 0, 0
 	p.take(ctx, &t)
 	if p.Wanted() {
 		p.Enter(ctx)
@@ -379,7 +382,15 @@ func (p *node) Timer(ctx sim.Context, tag string) {
 	case timerRejoin:
 		p.deaf = false
 	case timerLost:
+		if p.chosen {
+			p.chosen = false
+			gen := p.mem.known.Gen + 1
+			ctx.Log("no token for %d ticks since winning the election: regenerating the token as generation %d", p.cfg.timeout(ctx.N()), gen)
+			p.regenerate(ctx, gen)
+			return
+		}
 		ctx.Log("no token for %d ticks: presumed lost, calling an election", p.cfg.timeout(ctx.N()))
+		p.expired = true
 		p.armLost(ctx)
 		if err := compose.Call(ctx, layerName, "elect", nil); err != nil {
 			ctx.Log("elect: %v", err)
@@ -405,10 +416,15 @@ func (p *node) Observe(ctx sim.Context, layer, key string, v any) {
 		case v != any(ctx.Self()) || !electing:
 		case seen || p.tok != nil || p.pending != nil:
 			ctx.Log("elected, but a token reached this process during the election: no regeneration")
-		default:
+		case p.expired:
+			p.expired = false
 			gen := p.mem.known.Gen + 1
-			ctx.Log("elected: regenerating the token as generation %d", gen)
+			ctx.Log("elected, and no token here for the timeout: regenerating the token as generation %d", gen)
 			p.regenerate(ctx, gen)
+			return
+		default:
+			p.chosen = true
+			ctx.Log("elected: regenerating the token if none comes before this process's own loss timeout")
 			return
 		}
 		if p.tok == nil {

@@ -221,7 +221,7 @@ func TestHolderCrash(t *testing.T) {
 	if w.Count("ELECTION") == 0 || w.Count("ELECTED") == 0 {
 		t.Error("no election ran")
 	}
-	if len(logs(w, 5, "regenerating")) != 1 {
+	if len(logs(w, 5, "regenerating the token as generation 1")) != 1 {
 		t.Error("5 does not say it regenerates")
 	}
 	served(t, w, requests+1) // and 3's, before it crashed
@@ -284,6 +284,29 @@ func TestFalseSuspicion(t *testing.T) {
 		t.Error("the sweep did not wait for 2 to leave, or 2 kept the old token")
 	}
 	served(t, w, 4)
+}
+
+// TestRejoinElection: a recovered process starts an election when it
+// rejoins (t=110). The token is elsewhere during it, so the winner, 5,
+// only waits for its own loss timeout; the token reaches it long before,
+// and no token is made.
+func TestRejoinElection(t *testing.T) {
+	w := world(t, 5, map[string]any{"hold": 10})
+	w.Crash(33, 3) // just after it passed the token on, at t=32
+	w.Recover(100, 3)
+	request(w, 130, 3, 2)
+	w.Run(600)
+	safe(t, w)
+	if w.Count("ELECTION") == 0 {
+		t.Fatal("no rejoin election")
+	}
+	if len(logs(w, 5, "elected: regenerating the token if none comes")) != 1 {
+		t.Error("5 does not say it waits for its own timeout")
+	}
+	if got := made(w); len(got) != 0 {
+		t.Errorf("tokens made %v: the token was never lost", got)
+	}
+	served(t, w, 1)
 }
 
 // TestRecovery: a recovered process rejoins the ring and is served; what
