@@ -25,9 +25,12 @@ type Request struct {
 
 func (Request) Kind() string { return "REQUEST" }
 
-// Granted is the coordinator's permission to enter.
+// Granted is the coordinator's permission to enter. Grant numbers the
+// coordinator's grants, so that a RELEASE names the one it ends even when
+// a request was granted twice (its GRANTED seemed lost).
 type Granted struct {
-	Seq int `json:"seq"`
+	Seq   int `json:"seq"`
+	Grant int `json:"grant"`
 }
 
 func (Granted) Kind() string { return "GRANTED" }
@@ -41,17 +44,21 @@ type Denied struct {
 
 func (Denied) Kind() string { return "DENIED" }
 
-// Release tells the coordinator the requester has left.
+// Release tells the coordinator the requester has left the critical
+// section it entered by grant Grant, or hands back a grant it has no use
+// for.
 type Release struct {
-	Seq int `json:"seq"`
+	Seq   int `json:"seq"`
+	Grant int `json:"grant"`
 }
 
 func (Release) Kind() string { return "RELEASE" }
 
 // Held is a process's report to a newly announced coordinator that it is in
-// its critical section, by the grant of request Seq.
+// its critical section, by grant Grant of its request Seq.
 type Held struct {
-	Seq int `json:"seq"`
+	Seq   int `json:"seq"`
+	Grant int `json:"grant"`
 }
 
 func (Held) Kind() string { return "HELD" }
@@ -68,6 +75,10 @@ const (
 	keyRecovering = "recovering" // a new coordinator waiting for every report
 	keyLeader     = "leader"     // set by the election layer
 )
+
+// timerElect defers an election the main layer decides on while the
+// election layer is running.
+const timerElect = "elect"
 
 // layerName is the election layer's name: its configuration keys read
 // "election_T", its timers "election/T".
@@ -91,8 +102,9 @@ func init() {
 The coordinator is one of the competing processes (seed 002: "the coordinator can be one of the processes competing for access"); its own requests join the same queue but cost no message: it grants itself and releases locally. The coordinator at boot is the coordinator key (default -1: the highest id), known to every process.
 Coordinator crash (seed 002: "if the coordinator crashes, a new coordinator must be created ... an election algorithm has to be run"): the process is two layers, this algorithm over election.bully (its keys are offered as election_T, election_T2, ...; its timers read election/T). A process whose failure detector suspects its coordinator runs the election layer's elect command; the election layer sets "leader" when a coordinator is announced, and this layer follows it. On every announcement each process reports its state to the announced coordinator: a waiting process re-sends its REQUEST, a process in its critical section sends HELD, any other sends IDLE.
 Recovery phase (the texts are silent): a process that becomes coordinator starts with an empty queue and state recovering=true. It queues the requests it receives (replying DENIED) but grants nothing until it has a report from every process its detector does not suspect; a suspicion during the phase removes that process from the wait. A HELD report makes its sender the holder. When the last report is in, it grants the first queued request unless a process holds the critical section. So a process in its critical section is never overlooked, and a process whose RELEASE went to the dead coordinator reports IDLE and is not taken for the holder. The new queue is in the order the re-sent requests arrive. An already serving coordinator that is announced again (the bully re-announces after a recovery) keeps its queue and merges the reports: a report from a process that was holder or queued with another request (it crashed and recovered unnoticed) replaces what it knew of it.
-Client crash: when the coordinator's detector suspects a process, its request leaves the queue and, if it held the critical section, the next request is granted. A recovered process starts released and reports to the coordinator the bully announces.
-A GRANTED is accepted only from the process currently followed as coordinator and only for the request waiting, so a late grant of a dead coordinator is ignored. Needs reliable FIFO links: a report must not overtake the REQUEST or RELEASE sent before it.`,
+Client crash: when the coordinator's detector suspects a process, its request leaves the queue and, if it held the critical section, the next request is granted. A recovered process starts released, numbers its requests on from its local clock (so they are not taken for its earlier life's) and reports to the coordinator the bully announces.
+Messages carry the request's number (seq) and GRANTED, RELEASE and HELD the coordinator's grant number, so stale ones are recognised. A GRANTED is accepted only from the process currently followed as coordinator and only for the request waiting; any other is handed back with a RELEASE naming it, so that no coordinator takes the process for the holder. Overlapping bully elections can leave a process following a lower, deposed coordinator: a process that is not coordinator and receives a REQUEST, HELD or IDLE, and a deposed coordinator that had requests of others, start an election, after which the highest live process announces itself to all again.
+Tolerates crashes and recoveries of the coordinator and of clients, with a perfect failure detector. Needs reliable FIFO links (a report must not overtake the REQUEST or RELEASE sent before it) and the bully's synchrony: election_T at least a round trip, or two processes may coordinate at once.`,
 		Topology: "complete",
 		Config: append([]algo.Param{
 			{Name: "coordinator", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the coordinator at boot, known to every process (-1: the highest id)"},
@@ -185,15 +197,19 @@ type node struct {
 	coord   sim.NodeID // the coordinator this process follows
 	known   bool
 	seq     int // the number of this process's latest request
+	granted int // the grant it entered its critical section by
 
 	// The coordinator's side, while serving.
 	serving bool
+	grants  int      // grants made so far
 	holder  ticket   // the request in the critical section, or nobody
+	holding int      // the grant it holds it by
 	queue   []ticket // waiting requests, first come first served
 	await   []sim.NodeID
 }
 
-// Observe follows the coordinator the election layer announces.
+// Observe follows the coordinator the election layer announces. It runs
+// inside the election layer's Set, so it must not call that layer back.
 func (p *node) Observe(ctx sim.Context, layer, key string, v any) {
 	if key != keyLeader {
 		return
@@ -211,12 +227,17 @@ func (p *node) Observe(ctx sim.Context, layer, key string, v any) {
 func (p *node) Start(ctx sim.Context) {
 	p.started = true
 	p.holder = nobody
+	// Requests are numbered on from the local clock, so that a recovered
+	// process's are not taken for those of its earlier life.
+	p.seq = int(ctx.Now())
 	p.CS.Start(ctx)
-	if p.known && p.coord == ctx.Self() {
+	switch {
+	case !p.known: // recovered: the election layer is electing
+	case sim.Recovered(ctx): // the election layer won at once: nobody higher is up
+		p.announced(ctx)
+	case p.coord == ctx.Self(): // at boot nobody is in the CS: no recovery phase
 		p.serving = true
-		return
-	}
-	if p.known && !slices.Contains(ctx.Peers(), p.coord) {
+	case !slices.Contains(ctx.Peers(), p.coord):
 		ctx.Log("coordinator %d is not a process: starting an election", p.coord)
 		p.elect(ctx)
 	}
@@ -239,19 +260,23 @@ func (p *node) announced(ctx sim.Context) {
 		return
 	}
 	if p.serving {
+		if p.holder.id != self && p.holder != nobody || slices.ContainsFunc(p.queue, func(t ticket) bool { return t.id != self }) {
+			// Whoever reported to this deposed coordinator may have heard
+			// its announcement after the new one's (the bully sends both
+			// when their elections overlap) and follow it still: an
+			// election makes the highest live process announce itself to
+			// all again. Not from here, inside the election layer's Set.
+			ctx.SetTimer(0, timerElect)
+		}
 		p.serving, p.holder, p.queue, p.await = false, nobody, nil, nil
 		ctx.Set(keyQueue, []sim.NodeID{})
 		ctx.Set(keyRecovering, false)
-	}
-	if ctx.Suspected(p.coord) { // it crashed before its announcement arrived
-		p.elect(ctx)
-		return
 	}
 	switch p.State() {
 	case mutex.Wanted:
 		ctx.Send(p.coord, Request{Seq: p.seq})
 	case mutex.Held:
-		ctx.Send(p.coord, Held{Seq: p.seq})
+		ctx.Send(p.coord, Held{Seq: p.seq, Grant: p.granted})
 	default:
 		ctx.Send(p.coord, Idle{})
 	}
@@ -264,7 +289,7 @@ func (p *node) recover(ctx sim.Context) {
 	p.serving, p.holder, p.queue, p.await = true, nobody, nil, nil
 	switch p.State() {
 	case mutex.Held:
-		p.holder = ticket{self, p.seq}
+		p.holder, p.holding = ticket{self, p.seq}, p.granted
 	case mutex.Wanted:
 		p.queue = []ticket{{self, p.seq}}
 	}
@@ -298,38 +323,56 @@ func (p *node) Want(ctx sim.Context) {
 	switch {
 	case p.serving:
 		p.request(ctx, ticket{ctx.Self(), p.seq})
-	case p.known && !ctx.Suspected(p.coord):
+	case p.known:
 		ctx.Send(p.coord, Request{Seq: p.seq})
 	default:
-		ctx.Log("no live coordinator known: the request waits for the election")
+		ctx.Log("no coordinator known: the request waits for the election")
 	}
 }
 
 func (p *node) Exit(ctx sim.Context) {
 	switch {
 	case p.serving:
-		p.release(ctx, ticket{ctx.Self(), p.seq})
-	case p.known && !ctx.Suspected(p.coord):
-		ctx.Send(p.coord, Release{Seq: p.seq})
+		p.release(ctx, ticket{ctx.Self(), p.seq}, p.granted)
+	case p.known:
+		ctx.Send(p.coord, Release{Seq: p.seq, Grant: p.granted})
 	}
 }
 
 func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 	switch msg := m.(type) {
 	case Granted:
-		if from == p.coord && p.Wanted() && msg.Seq == p.seq {
+		switch {
+		case msg.Seq != p.seq:
+		case p.Held(): // a duplicate
+			return
+		case p.Wanted() && from == p.coord:
+			p.granted = msg.Grant
 			p.Enter(ctx)
-		} else {
-			ctx.Log("GRANTED %d from %d is not for a waiting request: ignored", msg.Seq, from)
-		}
-	case Denied:
-		// The request is queued at a live coordinator: keep waiting.
-	case Request, Release, Held, Idle:
-		if !p.serving {
-			ctx.Log("%s from %d: not the coordinator, ignored", m.Kind(), from)
 			return
 		}
-		p.serve(ctx, from, m)
+		// A grant for a request this process no longer waits for (made
+		// before a crash, or by a coordinator it no longer follows) is
+		// handed back, so that no coordinator takes it for the holder.
+		ctx.Log("GRANTED %d from %d is not for a waiting request: released", msg.Seq, from)
+		ctx.Send(from, Release{Seq: msg.Seq, Grant: msg.Grant})
+	case Denied:
+		// The request is queued at a live coordinator: keep waiting.
+	case Release:
+		if p.serving {
+			p.serve(ctx, from, m)
+		}
+	case Request, Held, Idle:
+		if p.serving {
+			p.serve(ctx, from, m)
+			return
+		}
+		// The sender follows a coordinator that is not one (a late
+		// announcement of an older election, or this process was deposed
+		// meanwhile): an election makes the highest live process announce
+		// itself to all again, and the sender reports to it.
+		ctx.Log("%s from %d, which takes this process for the coordinator: starting an election", m.Kind(), from)
+		p.elect(ctx)
 	}
 }
 
@@ -339,13 +382,12 @@ func (p *node) serve(ctx sim.Context, from sim.NodeID, m sim.Message) {
 	case Request:
 		p.request(ctx, ticket{from, msg.Seq})
 	case Release:
-		p.release(ctx, ticket{from, msg.Seq})
+		p.release(ctx, ticket{from, msg.Seq}, msg.Grant)
 	case Held:
 		p.forget(ctx, from, msg.Seq)
 		switch p.holder {
-		case nobody:
-			p.holder = ticket{from, msg.Seq}
-		case ticket{from, msg.Seq}:
+		case nobody, ticket{from, msg.Seq}:
+			p.holder, p.holding = ticket{from, msg.Seq}, msg.Grant
 		default:
 			ctx.Log("HELD from %d while %d holds the critical section", from, p.holder.id)
 		}
@@ -391,11 +433,11 @@ func (p *node) request(ctx sim.Context, t ticket) {
 	}
 }
 
-// release is the pseudo code's RELEASE; a release of a request that does
-// not hold the critical section is stale and ignored.
-func (p *node) release(ctx sim.Context, t ticket) {
-	if p.holder != t {
-		ctx.Log("RELEASE %d from %d does not match the holder: ignored", t.seq, t.id)
+// release is the pseudo code's RELEASE; a release of another request or
+// grant than the holder's is stale and ignored.
+func (p *node) release(ctx sim.Context, t ticket, grant int) {
+	if p.holder != t || p.holding != grant {
+		ctx.Log("RELEASE %d (grant %d) from %d does not match the holder: ignored", t.seq, grant, t.id)
 		return
 	}
 	p.holder = nobody
@@ -415,12 +457,14 @@ func (p *node) grantNext(ctx sim.Context) {
 }
 
 func (p *node) grant(ctx sim.Context, t ticket) {
-	p.holder = t
+	p.grants++
+	p.holder, p.holding = t, p.grants
 	if t.id == ctx.Self() {
+		p.granted = p.grants
 		p.Enter(ctx)
 		return
 	}
-	ctx.Send(t.id, Granted{Seq: t.seq})
+	ctx.Send(t.id, Granted{Seq: t.seq, Grant: p.grants})
 }
 
 func (p *node) setQueue(ctx sim.Context) {
@@ -447,7 +491,14 @@ func (p *node) Suspect(ctx sim.Context, id sim.NodeID) {
 	p.grantNext(ctx)
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) { p.CS.Timer(ctx, p, tag) }
+func (p *node) Timer(ctx sim.Context, tag string) {
+	if p.CS.Timer(ctx, p, tag) {
+		return
+	}
+	if tag == timerElect {
+		p.elect(ctx)
+	}
+}
 
 func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
 	return p.CS.Command(ctx, p, name, args)

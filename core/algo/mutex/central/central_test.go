@@ -283,7 +283,8 @@ func TestClientRecoversUnnoticed(t *testing.T) {
 }
 
 // Random requests and latencies; the coordinator crashes, then a client,
-// which recovers later. Nobody is ever in the critical section with
+// which recovers later; in half the runs the old coordinator comes back
+// and takes over. Nobody is ever in the critical section with
 // another, and every request of a process that never crashed is served
 // exactly once.
 func TestSeedSweepWithCrashes(t *testing.T) {
@@ -298,6 +299,9 @@ func TestSeedSweepWithCrashes(t *testing.T) {
 			crash := sim.Time(150 + r.IntN(100))
 			w.Crash(crash, victim)
 			w.Recover(crash+sim.Time(r.IntN(30)), victim)
+			if seed%2 == 0 {
+				w.Recover(sim.Time(200+r.IntN(150)), 6)
+			}
 			issued := map[sim.NodeID]int{}
 			for range 30 {
 				id := sim.NodeID(1 + r.IntN(6))
@@ -326,5 +330,64 @@ func TestSeedSweepWithCrashes(t *testing.T) {
 				t.Errorf("recovered process %d ends with cs=%v", victim, cs(w, victim))
 			}
 		})
+	}
+}
+
+// The default coordinator is the highest id, whatever the ids; the election
+// layer knows it from boot.
+func TestDefaultCoordinatorIsTheHighestID(t *testing.T) {
+	ids := []sim.NodeID{3, 9, 5}
+	w := algotest.New(t, algotest.Setup{Algo: "mutex.central", IDs: ids})
+	request(w, 1, 3, 2)
+	w.Run(0)
+	for _, id := range ids {
+		if got := w.Get(id, "leader"); got != sim.NodeID(9) {
+			t.Errorf("process %d follows %v, want 9", id, got)
+		}
+	}
+	if got, want := sends(w), []string{"REQUEST 3->9", "GRANTED 9->3", "RELEASE 3->9"}; !slices.Equal(got, want) {
+		t.Errorf("sends %v, want %v", got, want)
+	}
+}
+
+// A coordinator key naming no process starts an election at boot.
+func TestCoordinatorThatIsNoProcess(t *testing.T) {
+	w := world(t, 3, map[string]any{"coordinator": 7}, 0)
+	request(w, 50, 1, 2)
+	w.Run(0)
+	if err := algotest.Agreed(w.Sim, 3); err != nil {
+		t.Error(err)
+	}
+	if got := entries(t, w); !slices.Equal(got, []sim.NodeID{1}) {
+		t.Errorf("entries %v, want [1]", got)
+	}
+}
+
+// The crashed coordinator recovers while the CS is held under its
+// successor: the bully makes it coordinator again; it starts afresh, hears
+// 1's HELD and 2's re-sent REQUEST, and the deposed 4 drops its queue.
+func TestOldCoordinatorRecoversAndTakesOver(t *testing.T) {
+	w := world(t, 5, nil, 3)
+	request(w, 1, 1, 0)
+	w.Crash(5, 5)
+	request(w, 30, 2, 3)
+	w.Recover(40, 5)
+	w.Command(70, 1, "release")
+	w.Run(0)
+	if err := algotest.Agreed(w.Sim, 5); err != nil {
+		t.Error(err)
+	}
+	if q := w.Get(4, "queue").([]sim.NodeID); len(q) != 0 {
+		t.Errorf("deposed coordinator 4 still shows queue %v", q)
+	}
+	var grants []string
+	for _, m := range w.Sends("GRANTED") {
+		grants = append(grants, fmt.Sprintf("%d->%d", m.From, m.To))
+	}
+	if want := []string{"5->1", "5->2"}; !slices.Equal(grants, want) {
+		t.Errorf("grants %v, want %v: 4 never grants, the recovered 5 grants 2 after 1's release", grants, want)
+	}
+	if got, want := entries(t, w), []sim.NodeID{1, 2}; !slices.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
 	}
 }
