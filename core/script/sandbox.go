@@ -40,6 +40,7 @@ var replaced = []struct{ name, doc string }{
 	{"string.rep", fmt.Sprintf("the result is capped at %d bytes", maxRep)},
 	{"math.random", "draws from a stream derived from the run seed (`sim.seed`): same seed, same numbers"},
 	{"math.randomseed", "restarts that stream from the given number"},
+	{"table.concat", "always returns a string, as in Lua 5.1 (gopher-lua returns a lone number element as a number)"},
 	{"pairs", "also walks the fields of events and messages (see *Hook events*)"},
 }
 
@@ -79,6 +80,15 @@ func (r *runner) openSandbox() {
 	libs[lua.StringLibName].RawSetString("format", L.NewFunction(r.strFormat))
 	libs[lua.MathLibName].RawSetString("random", L.NewFunction(r.mathRandom))
 	libs[lua.MathLibName].RawSetString("randomseed", L.NewFunction(r.mathRandomseed))
+	concat := libs[lua.TabLibName].RawGetString("concat").(*lua.LFunction)
+	libs[lua.TabLibName].RawSetString("concat", L.NewFunction(func(L *lua.LState) int {
+		L.Insert(concat, 1)
+		L.Call(L.GetTop()-1, 1)
+		if n, ok := L.Get(-1).(lua.LNumber); ok {
+			L.Replace(-1, lua.LString(n.String()))
+		}
+		return 1
+	}))
 	global.RawSetString("pairs", L.NewFunction(r.pairs(global.RawGetString("next"))))
 	r.viewMT = r.newViewMT()
 	global.RawSetString("tostring", L.NewFunction(func(L *lua.LState) int {

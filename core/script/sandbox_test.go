@@ -155,3 +155,14 @@ w:command(1, "ping")`)
 		t.Errorf("a 100000-byte print gave %d bytes", len(out))
 	}
 }
+
+func TestTableConcatReturnsAString(t *testing.T) {
+	_, out := mustRun(t, `print(type(table.concat({2}, " ")), table.concat({2}) == "2", table.concat({1, 2.5, "x"}, ","), table.concat({}, ",") == "")`)
+	if out != "string\ttrue\t1,2.5,x\ttrue\n" {
+		t.Errorf("got %q", out)
+	}
+	_, _, err := run(t, "local x = 1\nlocal s = table.concat({{}})")
+	if err == nil || !strings.HasPrefix(err.Error(), "t.lua:2: ") {
+		t.Errorf("error %v, want it at t.lua:2", err)
+	}
+}
