@@ -192,15 +192,16 @@ type node struct {
 
 func (p *node) Start(ctx sim.Context) {
 	p.CS.Start(ctx)
-	ctx.Set(mutex.KeyToken, false)
 	ctx.Set(keyGeneration, p.mem.known.Gen)
-	if sim.Recovered(ctx) {
-		p.deaf = true
-		ctx.SetTimer(p.cfg.Hop, timerRejoin)
-	} else if mutex.StartsWithToken(ctx, p.cfg.Holder) {
+	if mutex.StartsWithToken(ctx, p.cfg.Holder) {
 		p.take(ctx, &Token{By: election.None})
 		p.idle(ctx)
 		return
+	}
+	ctx.Set(mutex.KeyToken, false)
+	if sim.Recovered(ctx) {
+		p.deaf = true
+		ctx.SetTimer(p.cfg.Hop, timerRejoin)
 	}
 	p.armLost(ctx)
 }
