@@ -209,9 +209,11 @@ func TestFieldNames(t *testing.T) {
 		Leader  int `json:"leader_id"`
 		Skip    int `json:"-"`
 		private int
+		Opt     int `json:"opt,omitempty"`
+		Bare    int `json:",omitempty"`
 	}
 	fs := Fields(reflect.TypeFor[m]())
-	if len(fs) != 2 || fs[0].Name != "id" || fs[1].Name != "leader_id" || fs[1].Index != 1 {
+	if len(fs) != 4 || fs[0].Name != "id" || fs[1].Name != "leader_id" || fs[1].Index != 1 || fs[2].Name != "opt" || fs[3].Name != "bare" {
 		t.Fatalf("fields %+v", fs)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -34,7 +35,9 @@ func fieldsOf(t reflect.Type) []field {
 		if !sf.IsExported() {
 			continue
 		}
-		name := sf.Tag.Get("json")
+		// Options after the name (omitempty, string) are ignored: the
+		// trace always shows every field, as the value it has.
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
 		if name == "-" {
 			continue
 		}
