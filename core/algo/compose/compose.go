@@ -37,6 +37,10 @@ type Part struct {
 }
 
 // Watcher is implemented by layers that follow the state other layers set.
+// Observe runs inside the other layer's Set, in the middle of that layer's
+// handler: a command sent back to it from Observe would run before the rest
+// of the handler and be undone by it. Defer such a call with a zero-delay
+// timer of the watching layer.
 type Watcher interface {
 	Observe(ctx sim.Context, layer, key string, v any)
 }
