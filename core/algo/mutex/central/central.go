@@ -74,11 +74,16 @@ const (
 	keyQueue      = "queue"      // ids of the queued requests, first served first
 	keyRecovering = "recovering" // a new coordinator waiting for every report
 	keyLeader     = "leader"     // set by the election layer
+	keyRole       = "role"       // set by the election layer
 )
 
-// timerElect defers an election the main layer decides on while the
-// election layer is running.
-const timerElect = "elect"
+// Timer tags: elect defers an election the main layer decides on while the
+// election layer is running; probe checks, while it lasts, that a
+// coordinator announced while its detector suspected it is alive.
+const (
+	timerElect = "elect"
+	timerProbe = "probe"
+)
 
 // layerName is the election layer's name: its configuration keys read
 // "election_T", its timers "election/T".
@@ -101,10 +106,10 @@ func init() {
 		Description: `Seed 002, "Central Coordinator Based Algorithm" and its pseudo code. A process sends REQUEST to the coordinator and waits for GRANTED; after its critical section it sends RELEASE: three messages per entry. The coordinator: REQUEST when nobody is in the critical section: reply GRANTED; otherwise queue the request and reply DENIED. RELEASE: if the queue is not empty, remove the first and reply GRANTED to it (the "modified algo" line), so requests are served first come, first served.
 The coordinator is one of the competing processes (seed 002: "the coordinator can be one of the processes competing for access"); its own requests join the same queue but cost no message: it grants itself and releases locally. The coordinator at boot is the coordinator key (default -1: the highest id), known to every process.
 Coordinator crash (seed 002: "if the coordinator crashes, a new coordinator must be created ... an election algorithm has to be run"): the process is two layers, this algorithm over election.bully (its keys are offered as election_T, election_T2, ...; its timers read election/T). A process whose failure detector suspects its coordinator runs the election layer's elect command; the election layer sets "leader" when a coordinator is announced, and this layer follows it. On every announcement each process reports its state to the announced coordinator: a waiting process re-sends its REQUEST, a process in its critical section sends HELD, any other sends IDLE.
-Recovery phase (the texts are silent): a process that becomes coordinator starts with an empty queue and state recovering=true. It queues the requests it receives (replying DENIED) but grants nothing until it has a report from every process its detector does not suspect; a suspicion during the phase removes that process from the wait. A HELD report makes its sender the holder. When the last report is in, it grants the first queued request unless a process holds the critical section. So a process in its critical section is never overlooked, and a process whose RELEASE went to the dead coordinator reports IDLE and is not taken for the holder. The new queue is in the order the re-sent requests arrive. An already serving coordinator that is announced again (the bully re-announces after a recovery) keeps its queue and merges the reports: a report from a process that was holder or queued with another request (it crashed and recovered unnoticed) replaces what it knew of it.
-Client crash: when the coordinator's detector suspects a process, its request leaves the queue and, if it held the critical section, the next request is granted. A recovered process starts released, numbers its requests on from its local clock (so they are not taken for its earlier life's) and reports to the coordinator the bully announces.
-Messages carry the request's number (seq) and GRANTED, RELEASE and HELD the coordinator's grant number, so stale ones are recognised. A GRANTED is accepted only from the process currently followed as coordinator and only for the request waiting; any other is handed back with a RELEASE naming it, so that no coordinator takes the process for the holder. Overlapping bully elections can leave a process following a lower, deposed coordinator: a process that is not coordinator and receives a REQUEST, HELD or IDLE, and a deposed coordinator that had requests of others, start an election, after which the highest live process announces itself to all again.
-Tolerates crashes and recoveries of the coordinator and of clients, with a perfect failure detector. Needs reliable FIFO links (a report must not overtake the REQUEST or RELEASE sent before it) and the bully's synchrony: election_T at least a round trip, or two processes may coordinate at once.`,
+Recovery phase (the texts are silent): a process that becomes coordinator starts with an empty queue and state recovering=true. It queues the requests it receives (replying DENIED) but grants nothing until it has a report from every process its detector does not suspect (at once if it suspects all the others); a suspicion during the phase removes that process from the wait. A HELD report makes its sender the holder. When the last report is in, it grants the first queued request unless a process holds the critical section. So a process in its critical section is never overlooked, and a process whose RELEASE went to the dead coordinator reports IDLE and is not taken for the holder. The new queue is in the order the re-sent requests arrive. An already serving coordinator that is announced again (the bully re-announces after a recovery) keeps its queue and merges the reports: a report from a process that was holder or queued with another request (it crashed and recovered unnoticed) replaces what it knew of it.
+Client crash: when the coordinator's detector suspects a process, its request leaves the queue and, if it held the critical section, the next request is granted. A REQUEST or HELD numbered no higher than the time a process's detector suspected its sender was sent before the crash and is ignored when it arrives later. A recovered process starts released, numbers its requests on from its local clock (so they are not taken for its earlier life's) and reports to the coordinator the bully announces.
+Messages carry the request's number (seq) and GRANTED, RELEASE and HELD the coordinator's grant number, so stale ones are recognised. A GRANTED is accepted only from the process currently followed as coordinator and only for the request waiting; any other is handed back with a RELEASE naming it, so that no coordinator takes the process for the holder. Overlapping bully elections can leave a process following a lower, deposed coordinator: a process that is not coordinator and receives a REQUEST, HELD or IDLE (while in an election: once it is over), and a deposed coordinator that had requests of others, start an election, after which the highest live process announces itself to all again. A coordinator announced while the detector suspects it (it recovered less than the detector's delay ago, or crashed again since, which the detector, never having trusted it again, does not report) is probed with the election layer's probe command every election_T ticks until the detector trusts it: no REPLY within T starts an election.
+Tolerates crashes and recoveries of the coordinator and of clients, with a perfect failure detector; not a client that recovers and crashes again within the detector's delay with a request granted meanwhile (the detector reports no second crash, so the coordinator waits for its RELEASE). Request numbers must not outrun the local clock (at most one request per tick), or a request after a recovery could be taken for one from before the crash. Needs reliable FIFO links (a report must not overtake the REQUEST or RELEASE sent before it) and the bully's synchrony: election_T at least a round trip, or two processes may coordinate at once.`,
 		Topology: "complete",
 		Config: append([]algo.Param{
 			{Name: "coordinator", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the coordinator at boot, known to every process (-1: the highest id)"},
@@ -126,9 +131,10 @@ func newFactory(v algo.Values) (sim.Factory, error) {
 	if err != nil {
 		return nil, err
 	}
+	probe := v.Time(layerName + "_T")
 	return compose.Factory(
 		compose.Part{
-			New:      func(sim.NodeID) sim.Node { return &node{} },
+			New:      func(sim.NodeID) sim.Node { return &node{probe: probe} },
 			Messages: []sim.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}},
 			Commands: []string{"request", "release"},
 		},
@@ -193,11 +199,17 @@ var nobody = ticket{id: election.None}
 
 type node struct {
 	mutex.CS
+	probe   sim.Duration // the election layer's T: how often to probe a suspected coordinator
 	started bool
 	coord   sim.NodeID // the coordinator this process follows
 	known   bool
 	seq     int // the number of this process's latest request
 	granted int // the grant it entered its critical section by
+
+	// electing: the election layer is in an election; reelect: a report
+	// arrived meanwhile from a process that takes this one for its
+	// coordinator, so another election is due once this one ends.
+	electing, reelect bool
 
 	// The coordinator's side, while serving.
 	serving bool
@@ -206,11 +218,25 @@ type node struct {
 	holding int      // the grant it holds it by
 	queue   []ticket // waiting requests, first come first served
 	await   []sim.NodeID
+
+	// When this process's detector last suspected each process: a request
+	// numbered no higher was made before that process crashed.
+	suspectedAt map[sim.NodeID]sim.Time
 }
 
 // Observe follows the coordinator the election layer announces. It runs
 // inside the election layer's Set, so it must not call that layer back.
 func (p *node) Observe(ctx sim.Context, layer, key string, v any) {
+	if key == keyRole {
+		p.electing = v == election.Candidate
+		if !p.electing && p.reelect {
+			p.reelect = false
+			if v != election.Leader { // a leader has announced itself to all
+				ctx.SetTimer(0, timerElect)
+			}
+		}
+		return
+	}
 	if key != keyLeader {
 		return
 	}
@@ -219,8 +245,16 @@ func (p *node) Observe(ctx sim.Context, layer, key string, v any) {
 		return
 	}
 	p.coord, p.known = id, true
-	if p.started { // at boot every process knows the coordinator: nothing to report
-		p.announced(ctx)
+	if !p.started { // at boot every process knows the coordinator: nothing to report
+		return
+	}
+	p.announced(ctx)
+	if id != ctx.Self() && ctx.Suspected(id) {
+		// It recovered less than the detector's delay ago, or crashed
+		// again since: then the detector, which never trusted it again,
+		// will not report the new crash. The election layer's probe (no
+		// REPLY within T: an election) tells which, not from inside its Set.
+		ctx.SetTimer(0, timerProbe)
 	}
 }
 
@@ -286,7 +320,9 @@ func (p *node) announced(ctx sim.Context) {
 // others until they report.
 func (p *node) recover(ctx sim.Context) {
 	self := ctx.Self()
-	p.serving, p.holder, p.queue, p.await = true, nobody, nil, nil
+	// await is non-nil for the whole phase, even with nobody to hear from
+	// (every other process is suspected): heard then ends it at once.
+	p.serving, p.holder, p.queue, p.await = true, nobody, nil, []sim.NodeID{}
 	switch p.State() {
 	case mutex.Held:
 		p.holder, p.holding = ticket{self, p.seq}, p.granted
@@ -363,6 +399,13 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 			p.serve(ctx, from, m)
 		}
 	case Request, Held, Idle:
+		if p.stale(from, m) {
+			// Sent before its sender crashed, delivered after the crash
+			// was noticed: granting it, or taking the sender for the
+			// holder, would wait for a process that is gone.
+			ctx.Log("%s from %d predates its crash: ignored", m.Kind(), from)
+			return
+		}
 		if p.serving {
 			p.serve(ctx, from, m)
 			return
@@ -371,9 +414,32 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 		// announcement of an older election, or this process was deposed
 		// meanwhile): an election makes the highest live process announce
 		// itself to all again, and the sender reports to it.
+		if p.electing {
+			// The election under way may have ended, for the sender,
+			// before the announcement that misled it arrived.
+			ctx.Log("%s from %d, which takes this process for the coordinator: another election after this one", m.Kind(), from)
+			p.reelect = true
+			return
+		}
 		ctx.Log("%s from %d, which takes this process for the coordinator: starting an election", m.Kind(), from)
 		p.elect(ctx)
 	}
+}
+
+// stale says whether a REQUEST or HELD from id was made in a life of id
+// that ended before this process suspected it.
+func (p *node) stale(id sim.NodeID, m sim.Message) bool {
+	at, ok := p.suspectedAt[id]
+	if !ok {
+		return false
+	}
+	switch msg := m.(type) {
+	case Request:
+		return sim.Time(msg.Seq) <= at
+	case Held:
+		return sim.Time(msg.Seq) <= at
+	}
+	return false
 }
 
 // serve is the coordinator's loop body.
@@ -479,6 +545,10 @@ func (p *node) setQueue(ctx sim.Context) {
 // coordinator drops a suspected process's request, and the critical
 // section it held.
 func (p *node) Suspect(ctx sim.Context, id sim.NodeID) {
+	if p.suspectedAt == nil {
+		p.suspectedAt = map[sim.NodeID]sim.Time{}
+	}
+	p.suspectedAt[id] = ctx.Now()
 	if !p.serving {
 		if p.known && id == p.coord {
 			ctx.Log("coordinator %d suspected: starting an election", id)
@@ -495,8 +565,19 @@ func (p *node) Timer(ctx sim.Context, tag string) {
 	if p.CS.Timer(ctx, p, tag) {
 		return
 	}
-	if tag == timerElect {
+	switch tag {
+	case timerElect:
 		p.elect(ctx)
+	case timerProbe:
+		// Until the detector trusts the coordinator again, which ends the
+		// doubt, or the election the probe starts replaces it.
+		if p.serving || !ctx.Suspected(p.coord) {
+			return
+		}
+		if err := compose.Call(ctx, layerName, "probe", nil); err != nil {
+			ctx.Log("probe: %v", err)
+		}
+		ctx.SetTimer(p.probe, timerProbe)
 	}
 }
 

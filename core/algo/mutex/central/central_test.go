@@ -391,3 +391,107 @@ func TestOldCoordinatorRecoversAndTakesOver(t *testing.T) {
 		t.Errorf("entries %v, want %v", got, want)
 	}
 }
+
+// served fails the test unless every process in ids ends released having
+// entered its critical section want times in all.
+func served(t *testing.T, w *algotest.World, want int, ids ...sim.NodeID) {
+	t.Helper()
+	got := map[sim.NodeID]int{}
+	for _, id := range entries(t, w) {
+		got[id]++
+	}
+	for _, id := range ids {
+		if cs(w, id) != "released" || got[id] != want {
+			t.Errorf("process %d: cs=%v after %d entries, want released after %d", id, cs(w, id), got[id], want)
+		}
+	}
+}
+
+// Sweep seed 58: of two processes the coordinator crashes for good while
+// the other waits. The survivor elects itself with its own request queued
+// and nobody left to hear from: the recovery phase ends at once and it
+// grants itself.
+func TestLoneSurvivorGrantsItself(t *testing.T) {
+	w := world(t, 2, nil, 5)
+	w.Crash(10, 2)
+	request(w, 12, 1, 3) // its REQUEST is lost with the coordinator
+	w.Run(0)
+	if got := w.Get(1, "leader"); got != sim.NodeID(1) {
+		t.Fatalf("leader at 1 is %v, want 1", got)
+	}
+	if w.Get(1, "recovering") != false {
+		t.Errorf("1 is still recovering with nobody to hear from")
+	}
+	served(t, w, 1, 1)
+}
+
+// Sweep seeds 1436, 1561, 3758: a REQUEST sent just before its sender
+// crashed reaches the coordinator after the detector reported the crash.
+// Granting it would wait forever for a RELEASE from a dead process; the
+// coordinator ignores it and the next request is served.
+func TestRequestFromBeforeACrashIsIgnored(t *testing.T) {
+	w := world(t, 3, nil, 5)
+	if err := w.SetLink(2, 3, sim.Link{Latency: sim.Dist{Kind: sim.Constant, A: 20}, FIFO: true}); err != nil {
+		t.Fatal(err)
+	}
+	request(w, 10, 2, 3) // arrives at 30
+	w.Crash(11, 2)       // suspected at 16
+	request(w, 40, 1, 3)
+	w.Run(0)
+	if g := w.Sends("GRANTED"); len(g) != 1 || g[0].To != 1 {
+		t.Errorf("grants %v, want one, to 1", g)
+	}
+	served(t, w, 1, 1)
+}
+
+// Sweep seeds 3790, 5277, 9134: the old coordinator recovers, announces
+// itself and crashes again before the detector trusts it, so the detector
+// never reports the second crash. The survivor follows it, probes it
+// through the election layer while the detector suspects it, gets no
+// REPLY, elects itself and serves its own request.
+func TestCoordinatorCrashesAgainBeforeItIsTrusted(t *testing.T) {
+	w := world(t, 2, nil, 5)
+	w.Crash(6, 2)
+	w.Recover(71, 2) // COORDINATOR 2 reaches 1 at 72; trusted at 76 if it stayed up
+	w.Crash(73, 2)
+	request(w, 85, 1, 3)
+	w.Run(0)
+	if got := w.Get(1, "leader"); got != sim.NodeID(1) {
+		t.Errorf("leader at 1 is %v, want 1", got)
+	}
+	if len(w.Sends("REPLY")) != 0 || len(w.SentBy("REQUEST", 1)) == 0 {
+		t.Errorf("want 1 to probe 2 and get no REPLY")
+	}
+	served(t, w, 1, 1)
+}
+
+// Sweep seed 17881: overlapping bully elections. 3 elects itself while 4
+// is up (its ELECTION is slow); 4 bullies it out, but 3's COORDINATOR
+// reaches 2, waiting in 4's queue, late: after 4's re-announcement for
+// another election of 3. 2 re-sends its REQUEST to 3 while 3 is in that
+// election; once it is over, 3 runs one more, so that 4 announces itself
+// to 2 again and 2 is served.
+func TestReportDuringAnElectionCallsAnother(t *testing.T) {
+	w := world(t, 4, nil, 0)
+	link := func(from, to sim.NodeID, lat float64) {
+		if err := w.SetLink(from, to, sim.Link{Latency: sim.Dist{Kind: sim.Constant, A: lat}, FIFO: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link(3, 4, 15) // 3's ELECTION reaches 4 after T: 3 wins at 20
+	link(3, 2, 35) // its COORDINATOR reaches 2 at 55
+	link(4, 3, 8)  // 4's ANSWER and COORDINATOR reach 3 within T
+	w.Command(10, 3, "elect")
+	request(w, 30, 1, 0) // 1 holds the critical section
+	request(w, 31, 2, 3) // 2 is queued at 4
+	w.Run(49)            // 3's IDLE to 4, sent at 33 when it followed 4, is in
+	link(3, 4, 1)
+	w.Command(50, 3, "elect") // 4 re-announces at 51, to 2 at 52 and to 3 at 59
+	w.Run(70)
+	if got := w.Get(2, "leader"); got != sim.NodeID(4) {
+		t.Errorf("at 70 2 follows %v, want 4", got)
+	}
+	w.Command(80, 1, "release")
+	w.Run(0)
+	served(t, w, 1, 1, 2)
+}
