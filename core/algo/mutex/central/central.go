@@ -69,6 +69,13 @@ type Idle struct{}
 
 func (Idle) Kind() string { return "IDLE" }
 
+// Query asks a process the coordinator's detector suspects for its report
+// (REQUEST, HELD or IDLE), as an announcement does: an answer says it is
+// up, only slow to be trusted again.
+type Query struct{}
+
+func (Query) Kind() string { return "QUERY" }
+
 // State keys of the coordinator's side.
 const (
 	keyQueue      = "queue"      // ids of the queued requests, first served first
@@ -79,10 +86,13 @@ const (
 
 // Timer tags: elect defers an election the main layer decides on while the
 // election layer is running; probe checks, while it lasts, that a
-// coordinator announced while its detector suspected it is alive.
+// coordinator announced while its detector suspected it is alive; check is
+// the coordinator's look, while it lasts, at the suspected processes it
+// has queued or takes for the holder.
 const (
 	timerElect = "elect"
 	timerProbe = "probe"
+	timerCheck = "check"
 )
 
 // layerName is the election layer's name: its configuration keys read
@@ -108,8 +118,9 @@ The coordinator is one of the competing processes (seed 002: "the coordinator ca
 Coordinator crash (seed 002: "if the coordinator crashes, a new coordinator must be created ... an election algorithm has to be run"): the process is two layers, this algorithm over election.bully (its keys are offered as election_T, election_T2, ...; its timers read election/T). A process whose failure detector suspects its coordinator runs the election layer's elect command; the election layer sets "leader" when a coordinator is announced, and this layer follows it. On every announcement each process reports its state to the announced coordinator: a waiting process re-sends its REQUEST, a process in its critical section sends HELD, any other sends IDLE.
 Recovery phase (the texts are silent): a process that becomes coordinator starts with an empty queue and state recovering=true. It queues the requests it receives (replying DENIED) but grants nothing until it has a report from every process its detector does not suspect (at once if it suspects all the others); a suspicion during the phase removes that process from the wait. A HELD report makes its sender the holder. When the last report is in, it grants the first queued request unless a process holds the critical section. So a process in its critical section is never overlooked, and a process whose RELEASE went to the dead coordinator reports IDLE and is not taken for the holder. The new queue is in the order the re-sent requests arrive. An already serving coordinator that is announced again (the bully re-announces after a recovery) keeps its queue and merges the reports: a report from a process that was holder or queued with another request (it crashed and recovered unnoticed) replaces what it knew of it.
 Client crash: when the coordinator's detector suspects a process, its request leaves the queue and, if it held the critical section, the next request is granted. A REQUEST or HELD numbered no higher than the time a process's detector suspected its sender was sent before the crash and is ignored when it arrives later. A recovered process starts released, numbers its requests on from its local clock (so they are not taken for its earlier life's) and reports to the coordinator the bully announces.
+Suspected processes (the texts are silent): the coordinator grants nothing to a process its detector suspects, itself included. Such a process recovered less than the detector's delay ago, or crashed again since, which the detector, never having trusted it again, does not report: a grant could wait forever for its RELEASE. Its request stays queued (it was answered DENIED) and the grant goes to the first queued request of a trusted process, so trusted processes are served first come, first served. While it has a suspected process queued or takes one for the holder (by a HELD), the coordinator checks every election_T ticks: a process trusted by then is served in its turn; one still suspected is sent QUERY, which a process answers with its report to the coordinator it follows; one still suspected that has sent nothing by the next check crashed again: its request, or the critical section it held, is dropped.
 Messages carry the request's number (seq) and GRANTED, RELEASE and HELD the coordinator's grant number, so stale ones are recognised. A GRANTED is accepted only from the process currently followed as coordinator and only for the request waiting; any other is handed back with a RELEASE naming it, so that no coordinator takes the process for the holder. Overlapping bully elections can leave a process following a lower, deposed coordinator: a process that is not coordinator and receives a REQUEST, HELD or IDLE (while in an election: once it is over), and a deposed coordinator that had requests of others, start an election, after which the highest live process announces itself to all again. A coordinator announced while the detector suspects it (it recovered less than the detector's delay ago, or crashed again since, which the detector, never having trusted it again, does not report) is probed with the election layer's probe command every election_T ticks until the detector trusts it: no REPLY within T starts an election.
-Tolerates crashes and recoveries of the coordinator and of clients, with a perfect failure detector; not a client that recovers and crashes again within the detector's delay with a request granted meanwhile (the detector reports no second crash, so the coordinator waits for its RELEASE). Request numbers must not outrun the local clock (at most one request per tick), or a request after a recovery could be taken for one from before the crash. Needs reliable FIFO links (a report must not overtake the REQUEST or RELEASE sent before it) and the bully's synchrony: election_T at least a round trip, or two processes may coordinate at once.`,
+Tolerates crashes and recoveries of the coordinator and of clients, with a perfect failure detector. Request numbers must not outrun the local clock (at most one request per tick), or a request after a recovery could be taken for one from before the crash. Needs reliable FIFO links (a report must not overtake the REQUEST or RELEASE sent before it) and the bully's synchrony: election_T at least a round trip, or two processes may coordinate at once, or a live suspected process be taken for crashed.`,
 		Topology: "complete",
 		Config: append([]algo.Param{
 			{Name: "coordinator", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the coordinator at boot, known to every process (-1: the highest id)"},
@@ -119,7 +130,7 @@ Tolerates crashes and recoveries of the coordinator and of clients, with a perfe
 			algo.StateKey{Key: keyQueue, Doc: "at the coordinator: the ids of the queued requests, first served first (set when it changes)"},
 			algo.StateKey{Key: keyRecovering, Doc: "at a new coordinator: true until every process it does not suspect has reported"},
 		), election.StateKeys...),
-		Messages:   append([]sim.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}}, bully.Messages...),
+		Messages:   append([]sim.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}, Query{}}, bully.Messages...),
 		Properties: mutex.Properties,
 		New:        newFactory,
 	})
@@ -135,7 +146,7 @@ func newFactory(v algo.Values) (sim.Factory, error) {
 	return compose.Factory(
 		compose.Part{
 			New:      func(sim.NodeID) sim.Node { return &node{probe: probe} },
-			Messages: []sim.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}},
+			Messages: []sim.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}, Query{}},
 			Commands: []string{"request", "release"},
 		},
 		lower,
@@ -199,7 +210,7 @@ var nobody = ticket{id: election.None}
 
 type node struct {
 	mutex.CS
-	probe   sim.Duration // the election layer's T: how often to probe a suspected coordinator
+	probe   sim.Duration // the election layer's T: how often to probe a suspected coordinator, or check on suspected clients
 	started bool
 	coord   sim.NodeID // the coordinator this process follows
 	known   bool
@@ -218,6 +229,11 @@ type node struct {
 	holding int      // the grant it holds it by
 	queue   []ticket // waiting requests, first come first served
 	await   []sim.NodeID
+
+	// checking: the check timer is set; asked: the suspected processes
+	// sent QUERY at the last check that have sent nothing since.
+	checking bool
+	asked    []sim.NodeID
 
 	// When this process's detector last suspected each process: a request
 	// numbered no higher was made before that process crashed.
@@ -302,10 +318,16 @@ func (p *node) announced(ctx sim.Context) {
 			// all again. Not from here, inside the election layer's Set.
 			ctx.SetTimer(0, timerElect)
 		}
-		p.serving, p.holder, p.queue, p.await = false, nobody, nil, nil
+		p.serving, p.holder, p.queue, p.await, p.asked = false, nobody, nil, nil, nil
 		ctx.Set(keyQueue, []sim.NodeID{})
 		ctx.Set(keyRecovering, false)
 	}
+	p.report(ctx)
+}
+
+// report tells the coordinator this process follows its state: waiting,
+// in its critical section, or neither.
+func (p *node) report(ctx sim.Context) {
 	switch p.State() {
 	case mutex.Wanted:
 		ctx.Send(p.coord, Request{Seq: p.seq})
@@ -322,7 +344,7 @@ func (p *node) recover(ctx sim.Context) {
 	self := ctx.Self()
 	// await is non-nil for the whole phase, even with nobody to hear from
 	// (every other process is suspected): heard then ends it at once.
-	p.serving, p.holder, p.queue, p.await = true, nobody, nil, []sim.NodeID{}
+	p.serving, p.holder, p.queue, p.await, p.asked = true, nobody, nil, []sim.NodeID{}, nil
 	switch p.State() {
 	case mutex.Held:
 		p.holder, p.holding = ticket{self, p.seq}, p.granted
@@ -394,6 +416,10 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 		ctx.Send(from, Release{Seq: msg.Seq, Grant: msg.Grant})
 	case Denied:
 		// The request is queued at a live coordinator: keep waiting.
+	case Query:
+		if p.known && from == p.coord && !p.serving {
+			p.report(ctx)
+		}
 	case Release:
 		if p.serving {
 			p.serve(ctx, from, m)
@@ -444,6 +470,7 @@ func (p *node) stale(id sim.NodeID, m sim.Message) bool {
 
 // serve is the coordinator's loop body.
 func (p *node) serve(ctx sim.Context, from sim.NodeID, m sim.Message) {
+	p.asked = slices.DeleteFunc(p.asked, func(x sim.NodeID) bool { return x == from })
 	switch msg := m.(type) {
 	case Request:
 		p.request(ctx, ticket{from, msg.Seq})
@@ -483,12 +510,13 @@ func (p *node) forget(ctx sim.Context, id sim.NodeID, seq int) {
 // request is the pseudo code's REQUEST: GRANTED when nobody is in the
 // critical section, else queue it and reply DENIED. A request the
 // coordinator already has (re-sent on an announcement) changes nothing.
+// A suspected requester is not granted: its request is queued.
 func (p *node) request(ctx sim.Context, t ticket) {
 	p.forget(ctx, t.id, t.seq)
 	if p.holder == t || slices.Contains(p.queue, t) {
 		return
 	}
-	if p.holder == nobody && p.await == nil && len(p.queue) == 0 {
+	if p.holder == nobody && p.await == nil && p.next(ctx) < 0 && !ctx.Suspected(t.id) {
 		p.grant(ctx, t)
 		return
 	}
@@ -497,6 +525,7 @@ func (p *node) request(ctx sim.Context, t ticket) {
 	if t.id != ctx.Self() {
 		ctx.Send(t.id, Denied{Seq: t.seq})
 	}
+	p.watch(ctx)
 }
 
 // release is the pseudo code's RELEASE; a release of another request or
@@ -510,16 +539,68 @@ func (p *node) release(ctx sim.Context, t ticket, grant int) {
 	p.grantNext(ctx)
 }
 
-// grantNext removes the first queued request and grants it, once the
-// critical section is free and the recovery phase is over.
+// grantNext removes the first queued request of a trusted process and
+// grants it, once the critical section is free and the recovery phase is
+// over.
 func (p *node) grantNext(ctx sim.Context) {
-	if p.holder != nobody || p.await != nil || len(p.queue) == 0 {
-		return
+	if i := p.next(ctx); i >= 0 && p.holder == nobody && p.await == nil {
+		t := p.queue[i]
+		p.queue = slices.Delete(p.queue, i, i+1)
+		p.setQueue(ctx)
+		p.grant(ctx, t)
 	}
-	t := p.queue[0]
-	p.queue = slices.Delete(p.queue, 0, 1)
-	p.setQueue(ctx)
-	p.grant(ctx, t)
+	p.watch(ctx)
+}
+
+// next is the index of the first queued request of a process the detector
+// does not suspect, or -1.
+func (p *node) next(ctx sim.Context) int {
+	return slices.IndexFunc(p.queue, func(t ticket) bool { return !ctx.Suspected(t.id) })
+}
+
+// doubted lists the processes the coordinator has queued or takes for the
+// holder that its detector suspects, the holder first. It is never sure
+// they are up; itself, holding, it is.
+func (p *node) doubted(ctx sim.Context) []sim.NodeID {
+	var ids []sim.NodeID
+	if p.holder != nobody && p.holder.id != ctx.Self() && ctx.Suspected(p.holder.id) {
+		ids = append(ids, p.holder.id)
+	}
+	for _, t := range p.queue {
+		if ctx.Suspected(t.id) && !slices.Contains(ids, t.id) {
+			ids = append(ids, t.id)
+		}
+	}
+	return ids
+}
+
+// watch sets the check timer while there are suspected processes to check
+// on: the detector does not call back when it trusts a process again, nor
+// when one it never trusted again crashes.
+func (p *node) watch(ctx sim.Context) {
+	if !p.checking && len(p.doubted(ctx)) > 0 {
+		p.checking = true
+		ctx.SetTimer(p.probe, timerCheck)
+	}
+}
+
+// check drops the suspected processes that did not answer the last check's
+// QUERY, serves a process trusted since, and queries the still suspected.
+func (p *node) check(ctx sim.Context) {
+	for _, id := range p.asked {
+		if ctx.Suspected(id) {
+			ctx.Log("%d, suspected, did not answer QUERY: crashed again, dropped", id)
+			p.forget(ctx, id, 0)
+		}
+	}
+	p.asked = nil
+	for _, id := range p.doubted(ctx) {
+		if id != ctx.Self() {
+			ctx.Send(id, Query{})
+			p.asked = append(p.asked, id)
+		}
+	}
+	p.grantNext(ctx)
 }
 
 func (p *node) grant(ctx sim.Context, t ticket) {
@@ -568,6 +649,11 @@ func (p *node) Timer(ctx sim.Context, tag string) {
 	switch tag {
 	case timerElect:
 		p.elect(ctx)
+	case timerCheck:
+		p.checking = false
+		if p.serving {
+			p.check(ctx)
+		}
 	case timerProbe:
 		// Until the detector trusts the coordinator again, which ends the
 		// doubt, or the election the probe starts replaces it.
