@@ -46,10 +46,12 @@ type Watcher interface {
 }
 
 // Factory composes parts into one process per id. The first part is the
-// main algorithm. Two parts may not declare the same message type or
-// command.
+// main algorithm. Two parts may not declare the same message type, message
+// kind or command: traces, statistics and hand-made messages know messages
+// by kind only.
 func Factory(parts ...Part) (sim.Factory, error) {
 	r := &routes{parts: parts, byType: map[reflect.Type]int{}, byCmd: map[string]int{}}
+	kinds := map[string]int{}
 	for i, p := range parts {
 		if i > 0 && (p.Name == "" || strings.Contains(p.Name, "/")) {
 			return nil, fmt.Errorf("compose: layer %d needs a name without '/', got %q", i+1, p.Name)
@@ -60,6 +62,10 @@ func Factory(parts ...Part) (sim.Factory, error) {
 				return nil, fmt.Errorf("compose: layers %q and %q both receive %v", parts[j].Name, p.Name, t)
 			}
 			r.byType[t] = i
+			if j, dup := kinds[m.Kind()]; dup && j != i {
+				return nil, fmt.Errorf("compose: layers %q and %q both send messages of kind %s", parts[j].Name, p.Name, m.Kind())
+			}
+			kinds[m.Kind()] = i
 		}
 		for _, c := range p.Commands {
 			if j, dup := r.byCmd[c]; dup {

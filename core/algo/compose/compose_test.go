@@ -13,6 +13,11 @@ type ping struct{}
 
 func (ping) Kind() string { return "PING" }
 
+// otherPing is another layer's message of the same kind.
+type otherPing struct{}
+
+func (otherPing) Kind() string { return "PING" }
+
 type pong struct{}
 
 func (pong) Kind() string { return "PONG" }
@@ -109,6 +114,9 @@ func TestFactoryRejectsAmbiguousRoutes(t *testing.T) {
 	mk := func(sim.NodeID) sim.Node { return &lower{} }
 	if _, err := Factory(Part{New: mk, Messages: []sim.Message{ping{}}}, Part{Name: "b", New: mk, Messages: []sim.Message{ping{}}}); err == nil {
 		t.Error("two layers receiving PING were accepted")
+	}
+	if _, err := Factory(Part{New: mk, Messages: []sim.Message{ping{}}}, Part{Name: "b", New: mk, Messages: []sim.Message{otherPing{}}}); err == nil || !strings.Contains(err.Error(), "kind PING") {
+		t.Errorf("two layers sending PING were accepted (err %v)", err)
 	}
 	if _, err := Factory(Part{New: mk, Commands: []string{"x"}}, Part{Name: "b", New: mk, Commands: []string{"x"}}); err == nil {
 		t.Error("two layers answering x were accepted")

@@ -18,8 +18,8 @@ w:at(0, function() w:crash(1); w:crash(4) end)
 -- P2 sends a request to the coordinator, which is not answered within T.
 w:at(5, function() w:command(2, "probe") end)
 w:run{ until_time = 50 }
-expect(sent("REQUEST", 2, 4) == 1 and w:count{ type = "send", kind = "REPLY" } == 0,
-  "P2's REQUEST to P4 gets no REPLY")
+expect(sent("PROBE", 2, 4) == 1 and w:count{ type = "send", kind = "REPLY" } == 0,
+  "P2's PROBE (its request) to P4 gets no REPLY")
 expect(sent("ELECTION", 2, 3) == 1 and sent("ELECTION", 2, 4) == 1,
   "P2 begins its election: ELECTION to every higher process")
 -- 3. P3 responds to P2 and begins its own election.

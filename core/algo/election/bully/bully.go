@@ -29,13 +29,17 @@ type Coordinator struct {
 
 func (Coordinator) Kind() string { return "COORDINATOR" }
 
-// Request is an ordinary request to the coordinator; a coordinator that
-// does not reply within T is assumed to have failed.
-type Request struct{}
+// Probe is the texts' request to the coordinator ("if process Pi sends a
+// request that is not answered by the coordinator within a time interval
+// T"): a coordinator that does not reply within T is assumed to have
+// failed. It is called PROBE rather than REQUEST so that an algorithm
+// composed with this one (the central mutual exclusion coordinator) keeps
+// REQUEST for its own.
+type Probe struct{}
 
-func (Request) Kind() string { return "REQUEST" }
+func (Probe) Kind() string { return "PROBE" }
 
-// Reply is the coordinator's reply to a REQUEST.
+// Reply is the coordinator's reply to a PROBE.
 type Reply struct{}
 
 func (Reply) Kind() string { return "REPLY" }
@@ -55,7 +59,7 @@ type Config struct {
 	election.Boot
 	T     sim.Duration // wait for an ANSWER, and for the coordinator's REPLY
 	T2    sim.Duration // T': after an ANSWER, wait for a COORDINATOR
-	Probe sim.Duration // period of the automatic REQUEST to the coordinator; 0: off
+	Probe sim.Duration // period of the automatic PROBE to the coordinator; 0: off
 }
 
 func (c Config) validate() error {
@@ -76,20 +80,20 @@ func init() {
 		Name:    "election.bully",
 		Summary: "bully algorithm: ELECTION to every higher process, ANSWER stops it, the highest live process announces COORDINATOR",
 		Description: `Seed 000 (Silberschatz, "The Bully Algorithm", with the worked example P1..P4), seed 002 (the same rules with T and T', the "victory message from a lower ID" rule, and the 0..7 example) and seed 003 (the handwritten steps).
-Rules: a process whose REQUEST the coordinator does not answer within T (REPLY) assumes the coordinator has failed and starts an election: it sends ELECTION to every process with a higher number and waits T for an ANSWER (timer "T"); with no ANSWER it elects itself and sends COORDINATOR to every lower process; with an ANSWER it waits T' for a COORDINATOR (timer "T'") and restarts the election if none comes. A process receiving ELECTION from a lower process sends ANSWER and starts its own election unless it has already started one. A process receiving COORDINATOR from a higher process records it; from a lower process it starts a new election (seed 002: "a process with a higher ID number will bully a lower ID process out of the coordinator position"). A recovered process immediately runs the algorithm, so the highest live process, finding nobody higher, sends COORDINATOR to all lower processes at once.
-Where the texts are silent: the probe command (and, with probe > 0, a timer every probe ticks) makes a follower send REQUEST to its coordinator, and a follower that knows no coordinator starts an election instead; only the process in role leader answers a REQUEST, so a process that believes in the wrong coordinator finds out; the elect command at a process already in an election does nothing; COORDINATOR is sent to all lower processes, crashed or not (the network drops what cannot arrive).`,
+Rules: a process whose request (PROBE) the coordinator does not answer within T (REPLY) assumes the coordinator has failed and starts an election: it sends ELECTION to every process with a higher number and waits T for an ANSWER (timer "T"); with no ANSWER it elects itself and sends COORDINATOR to every lower process; with an ANSWER it waits T' for a COORDINATOR (timer "T'") and restarts the election if none comes. A process receiving ELECTION from a lower process sends ANSWER and starts its own election unless it has already started one. A process receiving COORDINATOR from a higher process records it; from a lower process it starts a new election (seed 002: "a process with a higher ID number will bully a lower ID process out of the coordinator position"). A recovered process immediately runs the algorithm, so the highest live process, finding nobody higher, sends COORDINATOR to all lower processes at once.
+Where the texts are silent: the probe command (and, with probe > 0, a timer every probe ticks) makes a follower send PROBE to its coordinator, and a follower that knows no coordinator starts an election instead; only the process in role leader answers a PROBE, so a process that believes in the wrong coordinator finds out; the elect command at a process already in an election does nothing; COORDINATOR is sent to all lower processes, crashed or not (the network drops what cannot arrive).`,
 		Topology: "complete",
 		Config: append(election.BootParams(),
-			algo.Param{Name: "T", Type: algo.Int, Default: 30, Min: 1, Max: 1e9, Doc: "ticks to wait for an ANSWER to ELECTION, and for the coordinator's REPLY to a REQUEST"},
+			algo.Param{Name: "T", Type: algo.Int, Default: 30, Min: 1, Max: 1e9, Doc: "ticks to wait for an ANSWER to ELECTION, and for the coordinator's REPLY to a PROBE"},
 			algo.Param{Name: "T2", Type: algo.Int, Default: 80, Min: 1, Max: 1e9, Doc: "T': ticks to wait for a COORDINATOR after an ANSWER before restarting the election"},
-			algo.Param{Name: "probe", Type: algo.Int, Default: 0, Min: 0, Max: 1e9, Doc: "every probe ticks a follower sends REQUEST to its coordinator (0: only on the probe command)"},
+			algo.Param{Name: "probe", Type: algo.Int, Default: 0, Min: 0, Max: 1e9, Doc: "every probe ticks a follower sends PROBE to its coordinator (0: only on the probe command)"},
 		),
 		Commands: []algo.CommandSpec{
 			election.ElectCommand,
-			{Name: "probe", Doc: "send REQUEST to the coordinator; no REPLY within T starts an election"},
+			{Name: "probe", Doc: "send PROBE (the request) to the coordinator; no REPLY within T starts an election"},
 		},
 		State:      election.StateKeys,
-		Messages:   []sim.Message{Election{}, Answer{}, Coordinator{}, Request{}, Reply{}},
+		Messages:   []sim.Message{Election{}, Answer{}, Coordinator{}, Probe{}, Reply{}},
 		Properties: election.Properties,
 		New: func(v algo.Values) (sim.Factory, error) {
 			c := Config{Boot: election.BootFrom(v), T: v.Time("T"), T2: v.Time("T2"), Probe: v.Time("probe")}
@@ -116,7 +120,7 @@ type node struct {
 	leader sim.NodeID
 	known  bool
 	phase  phase
-	asking bool // a REQUEST is waiting for its REPLY
+	asking bool // a PROBE is waiting for its REPLY
 }
 
 func (p *node) Start(ctx sim.Context) {
@@ -217,7 +221,7 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 			ctx.Log("COORDINATOR %d is lower than this process: starting an election", msg.ID)
 			p.elect(ctx)
 		}
-	case Request:
+	case Probe:
 		if p.role == election.Leader {
 			ctx.Send(from, Reply{})
 		}
@@ -253,7 +257,7 @@ func (p *node) Timer(ctx sim.Context, tag string) {
 	}
 }
 
-// probe sends REQUEST to the coordinator and waits T for the REPLY.
+// probe sends PROBE to the coordinator and waits T for the REPLY.
 func (p *node) probe(ctx sim.Context) {
 	if p.role != election.Follower || p.asking {
 		return
@@ -264,7 +268,7 @@ func (p *node) probe(ctx sim.Context) {
 		return
 	}
 	p.asking = true
-	ctx.Send(p.leader, Request{})
+	ctx.Send(p.leader, Probe{})
 	ctx.SetTimer(p.cfg.T, timerReply)
 }
 

@@ -54,7 +54,7 @@ func TestTextbookP1toP4(t *testing.T) {
 	w.Run(0)
 	w.Elected(4)
 	checkSends(t, sends(w), []string{
-		"5 REQUEST 2->4",
+		"5 PROBE 2->4",
 		"15 ELECTION 2->3", "15 ELECTION 2->4",
 		"16 ANSWER 3->2", "16 ELECTION 3->4",
 		"26 COORDINATOR 3->1", "26 COORDINATOR 3->2",
@@ -153,30 +153,30 @@ func TestRules(t *testing.T) {
 			elect: 4,
 		},
 		{
-			rule:  "a REQUEST the coordinator answers starts nothing",
+			rule:  "a PROBE the coordinator answers starts nothing",
 			cfg:   map[string]any{"leader": 4},
 			setup: func(w *algotest.World) { w.Command(0, 1, "probe") },
-			want:  []string{"0 REQUEST 1->4", "1 REPLY 4->1"},
+			want:  []string{"0 PROBE 1->4", "1 REPLY 4->1"},
 			elect: 4,
 		},
 		{
-			rule: "a REQUEST unanswered within T starts an election",
+			rule: "a PROBE unanswered within T starts an election",
 			cfg:  map[string]any{"leader": 4},
 			setup: func(w *algotest.World) {
 				w.Crash(0, 4)
 				w.Command(0, 3, "probe")
 			},
-			want:  []string{"0 REQUEST 3->4", "10 ELECTION 3->4", "20 COORDINATOR 3->1", "20 COORDINATOR 3->2"},
+			want:  []string{"0 PROBE 3->4", "10 ELECTION 3->4", "20 COORDINATOR 3->1", "20 COORDINATOR 3->2"},
 			elect: 3,
 		},
 		{
-			rule: "only the coordinator replies: a REQUEST to another process starts an election",
+			rule: "only the coordinator replies: a PROBE to another process starts an election",
 			cfg:  map[string]any{"leader": 4},
 			setup: func(w *algotest.World) {
 				w.Inject(0, 3, 1, Coordinator{ID: 3}) // 1 now wrongly believes in 3
 				w.Command(5, 1, "probe")
 			},
-			want:  []string{"0 COORDINATOR 3->1", "5 REQUEST 1->3", "15 ELECTION 1->2", "15 ELECTION 1->3", "15 ELECTION 1->4"},
+			want:  []string{"0 COORDINATOR 3->1", "5 PROBE 1->3", "15 ELECTION 1->2", "15 ELECTION 1->3", "15 ELECTION 1->4"},
 			first: 5,
 			elect: 4,
 		},
@@ -208,7 +208,7 @@ func TestRules(t *testing.T) {
 }
 
 // TestPeriodicProbe: with probe on, a coordinator crash is noticed by the
-// first REQUEST after it, without any command.
+// first PROBE after it, without any command.
 func TestPeriodicProbe(t *testing.T) {
 	w := world(t, algotest.IDs(4), map[string]any{"leader": 4, "probe": 50})
 	w.Crash(60, 4)
