@@ -151,6 +151,10 @@ const csDoc = " Mutual exclusion worlds also have `cs`, their costs so far (see 
 // fill backlogs.
 const maxRate = 1000
 
+// maxWorkload bounds the requests one w:workload call may ask for: a tenth
+// of the default event limit, as each request costs several events.
+const maxWorkload = 1_000_000
+
 // arrivals are one process's requests of a workload: Poisson times, each
 // drawn when the previous request is made.
 type arrivals struct {
@@ -235,6 +239,12 @@ func wWorkload(w *world, L *lua.LState) int {
 				raise(L, "%s: nodes: process %d is listed twice", method, id)
 			}
 		}
+	}
+	// Every request costs a few events: a workload asking for more than a
+	// run's event limit could serve only grows backlogs until memory runs out.
+	if expect := rate * float64(until-start) * float64(len(nodes)); expect > maxWorkload {
+		raise(L, "%s: rate %g for %d ticks on %d processes asks for about %.0f requests, more than the %d a run can serve; lower rate, until_time or nodes",
+			method, rate, until-start, len(nodes), expect, maxWorkload)
 	}
 	w.workloads++
 	line := w.r.currentLine(L, 0)

@@ -272,6 +272,7 @@ func TestWorkloadErrors(t *testing.T) {
 		{`{rate=1, cs=1, until_time=10, start=20}`, "w:workload: until_time 10 is not after the start 20"},
 		{`{rate=1, cs=1, until_time=10, nodes={1, 9}}`, "w:workload: nodes: no process 9 (ids: 1, 2, 3)"},
 		{`{rate=1, cs=1, until_time=10, nodes={1, 1}}`, "w:workload: nodes: process 1 is listed twice"},
+		{`{rate=1000, cs=3, until_time=1e9}`, "w:workload: rate 1000 for 1000000000 ticks on 3 processes asks for about 3000000000000 requests, more than the 1000000 a run can serve; lower rate, until_time or nodes"},
 		{`{rate=1, cs=1, until_time=10, duration=3}`, `w:workload: unknown key "duration" (known: rate, cs, until_time, nodes, start)`},
 	} {
 		_, _, err := run(t, `local w = sim.world{algorithm="mutex.test", n=3}
