@@ -96,7 +96,9 @@ func entryDoc(b *strings.Builder, name, args, ret, doc string) {
 
 func algorithmDoc(b *strings.Builder, s *algo.Spec) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	p("### `%s`\n\n%s\n\n%s\n\n", s.Name, s.Summary, s.Description)
+	// A Description's lines are paragraphs; Markdown needs a blank line
+	// between them or it runs them together.
+	p("### `%s`\n\n%s\n\n%s\n\n", s.Name, s.Summary, strings.ReplaceAll(strings.TrimSpace(s.Description), "\n", "\n\n"))
 	if s.Topology != "" {
 		p("Default topology: `%s`.\n\n", s.Topology)
 	}

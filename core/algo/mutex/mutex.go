@@ -144,7 +144,7 @@ func (c *CS) Command(ctx sim.Context, p Protocol, name string, args sim.Args) er
 			return fmt.Errorf("command \"release\" takes no arguments, got %s", args)
 		}
 		if c.state != Held {
-			return fmt.Errorf("release: process %d is not in the critical section (cs=%s)", ctx.Self(), c.state)
+			return fmt.Errorf("process %d is not in the critical section (cs=%s)", ctx.Self(), c.state)
 		}
 		ctx.CancelTimer(TimerExit)
 		c.leave(ctx, p)

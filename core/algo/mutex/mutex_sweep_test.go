@@ -43,10 +43,10 @@ var sweepRows = map[string]sweepRow{
 	"mutex.maekawa":         {},                          // "any delivery order"; crashes not tolerated
 	"mutex.raymond":         {},                          // "No FIFO links needed"; failures not tolerated
 	"mutex.ricartagrawala":  {},                          // "any delivery order"; crashes not tolerated
-	"mutex.ricartagrawala2": {},                          // "No FIFO links needed"; only non-holder crashes, not recovery
+	"mutex.ricartagrawala2": {},                          // "no FIFO links needed"; only non-holder crashes suspected in time, not recovery
 	"mutex.singhal":         {},                          // "any delivery order"; crashes not tolerated
-	"mutex.suzukikasami":    {},                          // "No FIFO links needed"; only non-holder crashes, not recovery
-	"mutex.tokenring":       {crashes: true},             // "FIFO links are not needed"; crashes of any processes and recoveries
+	"mutex.suzukikasami":    {},                          // "no FIFO links needed"; only non-holder crashes suspected in time, not recovery
+	"mutex.tokenring":       {crashes: true},             // "FIFO links are not needed"; "crashes of any processes, the holder included, recoveries"
 }
 
 // sweepCase is one random run.

@@ -139,7 +139,7 @@ func TestCommandErrors(t *testing.T) {
 		{"request", sim.Args{"duration": -1}, "request: duration must be positive (or absent: until release), got -1"},
 		{"request", sim.Args{"duration": "x"}, "duration"},
 		{"request", sim.Args{"time": 3}, `command "request" takes only duration=<ticks>, got time=3`},
-		{"release", nil, `release: process 1 is not in the critical section (cs=released)`},
+		{"release", nil, `process 1 is not in the critical section (cs=released)`},
 		{"release", sim.Args{"now": true}, `command "release" takes no arguments, got now=true`},
 		{"enter", nil, `unknown command "enter" (known: request, release)`},
 	} {
@@ -151,7 +151,7 @@ func TestCommandErrors(t *testing.T) {
 	if err := w.Sim.Command(1, "request", nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Sim.Command(1, "release", nil); err == nil || err.Error() != "release: process 1 is not in the critical section (cs=wanted)" {
+	if err := w.Sim.Command(1, "release", nil); err == nil || err.Error() != "process 1 is not in the critical section (cs=wanted)" {
 		t.Errorf("release while waiting: %v", err)
 	}
 	if got := history(w, 1); got != `0:cs="released" 1:cs="wanted" 1:wants=1` {

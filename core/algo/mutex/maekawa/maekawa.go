@@ -2,7 +2,38 @@
 // critical section with the votes of its quorum alone, any two quorums
 // sharing a process that votes for one request at a time (M. Maekawa, "A
 // sqrt(N) algorithm for mutual exclusion in decentralized systems", ACM
-// TOCS 3(2), 1985).
+// TOCS 3(2), 1985). The registered Description states the rules; this
+// comment keeps the arguments behind them.
+//
+// # Quorums
+//
+// The processes, in ring order, fill a grid of c = ceil(sqrt(n)) columns row
+// by row; a process's quorum is its row and its column, itself included, so
+// K <= 2c-1. Only the last row may be short (n not a square): two processes
+// in the same row share it, and otherwise one of them, say j, is in a full
+// row, which crosses i's column, so any two quorums intersect. Maekawa's
+// finite projective planes give K ~ sqrt(n), hence his 3 sqrt(n) messages;
+// the grid costs 3(K-1) ~ 6 sqrt(n) per entry without contention: K-1
+// REQUEST, K-1 LOCKED, K-1 RELEASE (a process is its own quorum member and
+// votes for itself without a message).
+//
+// # Deadlock
+//
+// variant=basic can deadlock: three requesters each holding votes the
+// others need wait forever. variant=inquire breaks such cycles with FAILED,
+// INQUIRE and RELINQUISH (the textbooks' YIELD). An arbiter sends INQUIRE
+// once per vote, and a holder that enters before it can relinquish ignores
+// the INQUIRE (it releases the vote on leaving). One rule the paper leaves
+// implicit is stated and implemented: a waiting request overtaken in an
+// arbiter's queue by a newer one of higher priority is sent FAILED then, so
+// every request that is not first in line at an arbiter has been told so;
+// without it an overtaken requester could keep its other votes forever.
+//
+// # Failures
+//
+// A crashed arbiter's vote, or a crashed requester holding votes, blocks
+// every quorum containing it; a recovered process has forgotten its queue
+// and its votes.
 package maekawa
 
 import (
@@ -76,13 +107,10 @@ func init() {
 	algo.Register(algo.Spec{
 		Name:    "mutex.maekawa",
 		Summary: "Maekawa: REQUEST to the sqrt(n)-sized quorum (grid row and column); each member votes LOCKED for one request at a time; RELEASE after the critical section; FAILED, INQUIRE and RELINQUISH avoid deadlock",
-		Description: `Maekawa 1985 ("A sqrt(N) algorithm for mutual exclusion in decentralized systems", ACM TOCS 3(2)); the seed names the permission algorithms but not this one.
-Quorums: the processes, in ring order, fill a grid of c = ceil(sqrt(n)) columns row by row; a process's quorum is its row and its column, itself included, so K <= 2c-1. Only the last row may be short (n not a square): two processes in the same row share it, and otherwise one of them, say j, is in a full row, which crosses i's column, so any two quorums intersect. Maekawa's finite projective planes give K ~ sqrt(n), hence his 3 sqrt(n) messages; the grid costs 3(K-1) ~ 6 sqrt(n) per entry without contention: K-1 REQUEST, K-1 LOCKED, K-1 RELEASE (a process is its own quorum member and votes for itself without a message).
-Rules of both variants: to request, i stamps (ts, i) with its Lamport clock and sends REQUEST to its quorum; it enters once every member has sent LOCKED, and on leaving sends RELEASE to its quorum. An arbiter (every process is one) votes for one request at a time: a REQUEST finding it unlocked gets LOCKED at once, otherwise it waits in the arbiter's queue ordered by (ts, id); on RELEASE the arbiter votes for the head of the queue.
-variant=basic is the scheme above alone, which can deadlock: three requesters each holding votes the others need wait forever.
-variant=inquire (the default) is the full 1985 algorithm: a REQUEST finding the arbiter locked, with the locking request or a waiting one ahead of it in (ts, id) order, is answered FAILED; otherwise the arbiter sends INQUIRE to the holder of its vote (once per vote). The holder answers RELINQUISH once it knows it cannot enter now (it holds a FAILED, or has relinquished a vote it has not got back) and ignores the INQUIRE if it enters first; the arbiter puts the relinquished request back in its queue and votes for the head. One rule the paper leaves implicit is stated here: a waiting request overtaken in an arbiter's queue by a newer one of higher priority is sent FAILED then, so every request that is not first in line at an arbiter has been told so; without it an overtaken requester could keep its other votes forever.
-Where the texts are silent: every message names the timestamp of the request it concerns, and a message about any other request is ignored (logged); an INQUIRE that arrives before the LOCKED it concerns (unordered links) waits for it. voted_for shows whose request holds an arbiter's vote.
-Assumptions: reliable links, any delivery order (no FIFO needed). Crashes are not tolerated: a crashed arbiter's vote, or a crashed requester holding votes, blocks every quorum containing it; a recovered process has forgotten its queue and its votes.`,
+		Description: `Seed/paper: Maekawa 1985 ("A sqrt(N) algorithm for mutual exclusion in decentralized systems", ACM TOCS 3(2)), variant=inquire (default) the full algorithm, variant=basic the voting scheme alone, which can deadlock; the seed names the permission algorithms but not this one.
+Rules: quorums are the rows and columns of a grid of ceil(sqrt(n)) columns filled in ring order, so any two intersect. To request, i stamps (ts, i) with its Lamport clock and sends REQUEST to its quorum; it enters once every member has sent LOCKED, and on leaving sends RELEASE to its quorum. Every process is an arbiter that votes for one request at a time: a REQUEST finding it unlocked gets LOCKED, otherwise it waits in a queue ordered by (ts, id); on RELEASE the arbiter votes for the head. With inquire, a REQUEST behind the locking or a waiting request in (ts, id) order is answered FAILED; otherwise the arbiter sends INQUIRE to the holder of its vote, which answers RELINQUISH (the textbooks' YIELD) once it knows it cannot enter now (it holds a FAILED, or has relinquished a vote not yet returned); the arbiter queues the relinquished request and votes for the head. 3(K-1) messages per entry without contention, K <= 2·ceil(sqrt(n))-1.
+Where the text is silent: a waiting request overtaken in an arbiter's queue by a higher-priority one is sent FAILED then (implicit in the paper); every message names the timestamp of its request and one about another request is ignored (logged); an INQUIRE that arrives before its LOCKED waits for it. voted_for shows whose request holds an arbiter's vote.
+Failures: reliable links, any delivery order (no FIFO needed). Crashes are not tolerated: a crashed arbiter or requester blocks every quorum containing it, and a recovered process has forgotten its queue and votes.`,
 		Topology: "complete",
 		Config: []algo.Param{
 			{Name: "variant", Type: algo.Str, Default: Inquiry, Doc: `"inquire" (FAILED, INQUIRE and RELINQUISH: deadlock-free) or "basic" (REQUEST, LOCKED and RELEASE only: can deadlock)`},

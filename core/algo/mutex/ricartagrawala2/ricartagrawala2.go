@@ -1,6 +1,22 @@
 // Package ricartagrawala2 is the Ricart-Agrawala second algorithm, the
 // token-based one, exactly as seed 002 states it in rules RI1, RI2, RA1,
 // RH1, RH2, RR1 and RR2 ("Ricart-Agrawala Second Algorithm").
+//
+// # Failures
+//
+// The seed says that "the failure of a process, except the one which holds
+// the token, doesn't prevent progress". That holds only for a crash the
+// failure detector reports in time: the RR2 search passes over a suspected
+// process, but a process that crashed after requesting and is not yet
+// suspected (the detector reports a crash only after its delay) can be
+// chosen, and the TOKEN sent to it is dropped with it. A crash of the holder
+// loses the token the same way. Nothing regenerates a lost token, unlike
+// mutex.tokenring, so every later request waits for ever. A suspected
+// requester's request stays pending (request[k] > token[k]) and is served if
+// it comes back. Recovery is not tolerated: a recovered process has
+// forgotten the requests it received, so it may keep a token it got for an
+// old request while others wait. No FIFO links are needed, because
+// request[] keeps the maximum and there is a single TOKEN.
 package ricartagrawala2
 
 import (
@@ -47,10 +63,10 @@ func init() {
 	algo.Register(algo.Spec{
 		Name:    "mutex.ricartagrawala2",
 		Summary: "Ricart-Agrawala second algorithm: REQUEST (clock, id) to all, the TOKEN carries token[k] and goes to the next pending requester after i in ring order",
-		Description: `Seed 002, "Ricart-Agrawala Second Algorithm", rules RI1, RI2, RA1, RH1, RH2, RR1 and RR2 as written there.
-RI1: every process starts NO-TOKEN except the holder (config holder, by default the first process in ring order), which starts TOKEN-PRESENT. RI2: token[k] = 0 and request[k] = 0 for every k. RA1: a process that wants the critical section and is NO-TOKEN sends REQUEST(TPi, i), TPi its Lamport clock after a tick, to every other process and waits for the TOKEN; on getting it (or at once when it was TOKEN-PRESENT) it becomes TOKEN-HELD and enters. RH1: on a REQUEST (TPj, j), request[j] := max(request[j], TPj), and the clock advances past TPj. RH2: a TOKEN-PRESENT process that gets a REQUEST releases at once (RR2). RR1: on leaving the critical section the process becomes TOKEN-PRESENT. RR2: it searches k = i+1, ..., n, 1, ..., i-1 for the first request[k] > token[k], sets token[i] to its clock, becomes NO-TOKEN and sends the TOKEN to Pk; with none pending it keeps the token. Messages per entry: n-1 REQUEST and one TOKEN, 0 when the requester holds the token.
-Where the seed is silent: "i+1, ..., n, 1, ..., i-1" is the ring order of the ids (the order the ids were given in, from the successor); state token_state shows NO-TOKEN, TOKEN-PRESENT or TOKEN-HELD; a TOKEN reaching a process that does not want it (only a recovered or a hand-made one can) makes it TOKEN-PRESENT and it runs RR2 at once; the RR2 search passes over a process the failure detector suspects (its request stays pending and is served if it comes back), so that the token is not sent to a crashed requester.
-No FIFO links needed: request[] keeps the maximum and there is a single TOKEN. Failures: as the seed says, "the failure of a process, except the one which holds the token, doesn't prevent progress", provided the crash is suspected before the token is sent to it; a crash of the holder, or of a process the token is on its way to, loses the token for ever (no regeneration). A recovered process has forgotten the requests it received, so recovery is not tolerated: it may keep a token it got for an old request while others wait. Lost or duplicated messages are not tolerated.`,
+		Description: `Seed/paper: seed 002, "Ricart-Agrawala Second Algorithm", rules RI1, RI2, RA1, RH1, RH2, RR1 and RR2 as written there.
+Rules: RI1: every process starts NO-TOKEN except the holder (config holder, default the first in ring order), which starts TOKEN-PRESENT. RI2: token[k] = 0 and request[k] = 0 for every k. RA1: a NO-TOKEN process that wants the critical section sends REQUEST(TPi, i), TPi its Lamport clock after a tick, to every other process and waits for the TOKEN; on getting it (at once when TOKEN-PRESENT) it becomes TOKEN-HELD and enters. RH1: on a REQUEST(TPj, j), request[j] := max(request[j], TPj), and the clock advances past TPj. RH2: a TOKEN-PRESENT process that gets a REQUEST releases at once (RR2). RR1: on leaving it becomes TOKEN-PRESENT. RR2: it searches k = i+1, ..., n, 1, ..., i-1 for the first request[k] > token[k], sets token[i] to its clock, becomes NO-TOKEN and sends the TOKEN to Pk; with none pending it keeps the token. Per entry: n-1 REQUEST and one TOKEN, 0 when the requester holds the token.
+Where the text is silent: "i+1, ..., n, 1, ..., i-1" is the ring order of the ids from the successor; token_state shows NO-TOKEN, TOKEN-PRESENT or TOKEN-HELD; a TOKEN reaching a process that does not want it (only a recovered or hand-made one can) makes it TOKEN-PRESENT and it runs RR2 at once; the RR2 search passes over a process the failure detector suspects.
+Failures: no FIFO links needed. The seed's "the failure of a process, except the one which holds the token, doesn't prevent progress" holds only when the detector suspects the crashed process before anyone sends it the token; otherwise, as when the holder crashes, the token is lost and (unlike the token ring) not regenerated. Recovery, lost and duplicated messages are not tolerated.`,
 		Topology:   "complete",
 		Config:     []algo.Param{mutex.HolderParam},
 		Commands:   mutex.Commands,

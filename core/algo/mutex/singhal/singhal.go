@@ -4,6 +4,21 @@
 // critical section (M. Singhal, "A dynamic information-structure mutual
 // exclusion algorithm for distributed systems", ICDCS 1989; IEEE TPDS
 // 3(1), 1992).
+//
+// # Why it is safe
+//
+// Initially, with S_1..S_n the processes in ring order, R_i = {S_1, ...,
+// S_(i-1)}: a staircase in which, of any two processes, at least one is in
+// the other's request set, so of two concurrent requesters one asks the
+// other. The rules keep that property as the sets change; the last process
+// to use the critical section moves to the top of the staircase (an empty
+// request set). From the initial staircase the first process's first
+// request costs 0 messages and the last one's 2(n-1).
+//
+// FIFO links are not needed: the Lamport timestamps order every conflict
+// the same way at both ends, whatever the delivery order. Singhal's
+// heuristically-aided token algorithm, with its state vectors SV and SN and
+// states R, E, H, N, is a different algorithm and is not this one.
 package singhal
 
 import (
@@ -37,12 +52,10 @@ func init() {
 	algo.Register(algo.Spec{
 		Name:    "mutex.singhal",
 		Summary: "Singhal's dynamic information structure: REQUEST only to the request set R_i, which starts as a staircase (process i asks the i-1 processes before it) and changes with every REPLY; deferred requests wait in the inform set I_i; 0 to 2(n-1) messages per entry",
-		Description: `Seed 002 lists "Singhal Algorithm" without its rules; this is his dynamic information-structure algorithm (ICDCS 1989, "A dynamic information-structure mutual exclusion algorithm for distributed systems"; IEEE TPDS 3(1), 1992), with the rules as Kshemkalyani and Singhal give them ("Distributed Computing", section 9.5). The states requesting / executing / neither are the cs key's wanted / held / released. (Singhal's heuristically-aided token algorithm, with its state vectors SV and SN and states R, E, H, N, is a different algorithm and is not this one.)
-Information structure: each process i keeps a request set R_i (the processes it must ask before entering) and an inform set I_i (the processes it must answer when it leaves). Initially, with S_1..S_n the processes in ring order, R_i = {S_1, ..., S_(i-1)} and I_i is empty: a staircase in which, of any two processes, at least one is in the other's request set. The rules keep that property as the sets change; the last process to use the critical section moves to the top of the staircase (an empty request set).
-Rules: to request, i stamps (ts, i) with its Lamport clock and sends REQUEST to every process in R_i; it enters when R_i is empty (at once, with no message, if it already is). A REPLY from j removes j from R_i. A process j receiving REQUEST(ts, i) advances its clock past ts and: when neither requesting nor executing, adds i to R_j and sends REPLY; when executing, adds i to I_j; when requesting with the earlier (ts, id), adds i to I_j; when requesting with the later one, sends REPLY and, if i is not in R_j, adds i to R_j and sends i a REQUEST with its own request's stamp. On leaving, i sends REPLY to every process in I_i, moves them into R_i and empties I_i.
-Cost: 0 messages when R_i is empty, 2|R_i| otherwise; from the initial staircase the first process's first request costs 0 and the last one's 2(n-1). request_set and inform_set show the sets in ring order.
-Where the text is silent: ties of timestamps are broken by the smaller id; only REQUEST carries a timestamp (a REPLY answers the single outstanding REQUEST to its sender).
-Assumptions: a complete graph and reliable links; any delivery order (the Lamport timestamps order every conflict the same way at both ends, so FIFO is not needed). Crashes are not tolerated: a crashed process never replies, and a recovered process starts from the initial staircase, which no longer matches the others' sets.`,
+		Description: `Seed/paper: seed 002 lists "Singhal Algorithm" without its rules; this is his dynamic information-structure algorithm (ICDCS 1989; IEEE TPDS 3(1), 1992), with the rules as Kshemkalyani and Singhal give them ("Distributed Computing", section 9.5), not his heuristically-aided token algorithm. Requesting / executing / neither are the cs key's wanted / held / released.
+Rules: each process i keeps a request set R_i (the processes it must ask before entering) and an inform set I_i (those it must answer when it leaves); initially R_i = {S_1, ..., S_(i-1)}, S_1..S_n the processes in ring order, and I_i is empty. To request, i stamps (ts, i) with its Lamport clock and sends REQUEST to every process in R_i; it enters when R_i is empty (at once if it already is). A REPLY from j removes j from R_i. A process j receiving REQUEST(ts, i) advances its clock past ts and: when neither requesting nor executing, adds i to R_j and sends REPLY; when executing, or requesting with the earlier (ts, id), adds i to I_j; when requesting with the later one, sends REPLY and, if i is not in R_j, adds i to R_j and sends i a REQUEST with its own stamp. On leaving, i sends REPLY to every process in I_i, moves them into R_i and empties I_i. Per entry: 0 messages when R_i is empty, 2|R_i| otherwise.
+Where the text is silent: ties of timestamps go to the smaller id; only REQUEST carries a timestamp (a REPLY answers the single outstanding REQUEST to its sender). request_set and inform_set show the sets in ring order.
+Failures: needs a complete graph and reliable links, any delivery order (no FIFO needed). Crashes are not tolerated: a crashed process never replies, and a recovered process starts from the initial staircase, which no longer matches the others' sets.`,
 		Topology: "complete",
 		Commands: mutex.Commands,
 		State: append(slices.Clone(mutex.StateKeys), mutex.StampKey,

@@ -1,6 +1,23 @@
 // Package suzukikasami is the Suzuki-Kasami broadcast token algorithm
 // (I. Suzuki and T. Kasami, "A distributed mutual exclusion algorithm", ACM
 // TOCS 3(4), 1985), which seed 002 names among the token-based algorithms.
+//
+// # Failures
+//
+// Seed 002 says of the similar Ricart-Agrawala second algorithm that "the
+// failure of a process, except the one which holds the token, doesn't
+// prevent progress"; here too that holds only for a crash the failure
+// detector reports in time: a head of Q the detector suspects is dropped
+// from Q, but a process that crashed after requesting and is not yet
+// suspected (the detector reports a crash only after its delay) can be sent
+// the token, which is dropped with it. A crash of the holder loses the
+// token the same way. Nothing regenerates a lost token, unlike
+// mutex.tokenring, so every later request waits for ever. A dropped
+// requester's request stays outstanding (RN[j] = LN[j] + 1) and is queued
+// again at a later release if it comes back. Recovery is not tolerated: a
+// recovered process restarts its own request numbers from 0 and has
+// forgotten RN. No FIFO links are needed: RN keeps the maximum, and
+// sequence numbers tell old requests from current ones.
 package suzukikasami
 
 import (
@@ -36,10 +53,10 @@ func init() {
 	algo.Register(algo.Spec{
 		Name:    "mutex.suzukikasami",
 		Summary: "Suzuki-Kasami: REQUEST(j, n) broadcast, RN[] at every process, the TOKEN carries LN[] and a queue of waiting processes",
-		Description: `Suzuki and Kasami 1985, named in seed 002's list of token-based algorithms ("Uses sequence numbers rather than timestamps to differentiate between old and current requests"); the standard rules.
-Every process i keeps RN[j], the highest request number heard from each j; the token carries LN[j], the number of j's request served last, and a FIFO queue Q. Requesting: a process without the token increments RN[i] and sends REQUEST(i, RN[i]) to every other process; with the idle token it enters at once. Receiving REQUEST(j, n): RN[j] := max(RN[j], n); a process holding the idle token sends it to j if RN[j] = LN[j] + 1 (an outstanding request). Releasing: LN[i] := RN[i]; every j not in Q with RN[j] = LN[j] + 1 is appended to Q; if Q is not empty the token goes to its head (removed from Q), else the process keeps it. Messages per entry: n-1 REQUEST and one TOKEN, 0 when the requester holds the token.
-Where the paper leaves a choice: the first holder is config holder (by default the first process in ring order); at a release the processes are appended to Q in ring order starting from the successor; a head of Q the failure detector suspects is dropped from Q (its request stays outstanding and is queued again at a later release if it comes back); a TOKEN reaching a process that does not want it (only a recovered or a hand-made one can) is passed on at once as at a release, without touching LN.
-No FIFO links needed: RN keeps the maximum, and sequence numbers tell old requests from current ones. Failures: the crash of a process that does not hold the token and is not being sent it does not stop the others; a crash of the holder, or of a process the token is on its way to, loses the token for ever (no regeneration). A recovered process restarts its own request numbers from 0 and has forgotten RN, so recovery is not tolerated. Lost or duplicated messages are not tolerated.`,
+		Description: `Seed/paper: Suzuki and Kasami 1985, named in seed 002's list of token-based algorithms ("Uses sequence numbers rather than timestamps to differentiate between old and current requests"); the standard rules.
+Rules: every process i keeps RN[j], the highest request number heard from each j; the token carries LN[j], the number of j's request served last, and a FIFO queue Q. Requesting: without the token, i increments RN[i] and sends REQUEST(i, RN[i]) to every other process; with the idle token it enters at once. Receiving REQUEST(j, n): RN[j] := max(RN[j], n); a process holding the idle token sends the TOKEN to j if RN[j] = LN[j] + 1. Releasing: LN[i] := RN[i]; every j not in Q with RN[j] = LN[j] + 1 is appended to Q; if Q is not empty the token goes to its head (removed from Q), else the process keeps it. Per entry: n-1 REQUEST and one TOKEN, 0 when the requester holds the token.
+Where the paper leaves a choice: the first holder is config holder (default the first process in ring order); at a release processes join Q in ring order from the successor; a head of Q the failure detector suspects is dropped from Q (its request stays outstanding); a TOKEN reaching a process that does not want it (only a recovered or hand-made one can) is passed on at once as at a release, without touching LN.
+Failures: no FIFO links needed. "The failure of a process, except the one which holds the token, doesn't prevent progress" (seed 002, of the similar Ricart-Agrawala second algorithm) holds only when the detector suspects the crashed process before anyone sends it the token; otherwise, as when the holder crashes, the token is lost and (unlike the token ring) not regenerated. Recovery, lost and duplicated messages are not tolerated.`,
 		Topology:   "complete",
 		Config:     []algo.Param{mutex.HolderParam},
 		Commands:   mutex.Commands,
