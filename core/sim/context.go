@@ -164,7 +164,13 @@ func (rt *nodeRT) CancelTimer(tag string) {
 	}
 }
 
-func (rt *nodeRT) Suspected(id NodeID) bool { return rt.s.suspected(id) }
+// Suspected skips the id lookup in the common case where nobody is
+// suspected, and does so itself: rings ask once per message, and under
+// js/wasm a further call costs more than the test.
+func (rt *nodeRT) Suspected(id NodeID) bool {
+	s := rt.s
+	return s.nSuspect > 0 && s.Suspected(id)
+}
 
 func (rt *nodeRT) Rand() *rand.Rand {
 	s := rt.s

@@ -306,15 +306,6 @@ func (s *Sim) Suspected(id NodeID) bool {
 	return ok && s.nSuspect > 0 && s.suspects[i]
 }
 
-// suspected is Suspected for nodes, skipping the id lookup in the common
-// case where nobody is suspected.
-func (s *Sim) suspected(id NodeID) bool {
-	if s.nSuspect == 0 {
-		return false
-	}
-	return s.Suspected(id)
-}
-
 // KindStats counts the messages of one kind.
 type KindStats struct {
 	Kind                     string

@@ -82,8 +82,8 @@ type queue struct {
 	far   farHeap
 	spare *chunk // drained chunks, for reuse
 	slab  int    // chunks allocated at a time: grows with the run
-	// retired is the drained chunk holding the entry pop returned last: it
-	// is reused only once that entry has been processed.
+	// retired is a drained chunk that held an entry pop returned: the next
+	// popSlow recycles it, once that entry has been processed.
 	retired *chunk
 	popped  event // the entry pop returned last, when it came from the heap or is a boot
 	// The boot entries, one per process, all due at time 0 and scheduled
@@ -99,6 +99,10 @@ type queue struct {
 	nextSlot int
 	nextAt   Time
 	peeked   bool
+	// hotAt is the tick slotSlow last put an entry in a bucket for: slot
+	// appends to that bucket directly while it has room. Its bucket, when
+	// not empty, holds that tick: ticks are never scheduled before base.
+	hotAt Time
 }
 
 // Where the next entry comes from when it is not in a bucket.
@@ -142,7 +146,22 @@ func (q *queue) push(at Time, e *event) { *q.slot(at) = *e }
 // writing the fields in place spares a copy of the whole entry. An entry
 // for the overflow heap takes its place in the heap order at the next
 // queue operation, once it is filled in.
+//
+// The common case, the tick slotSlow last filled with room left in its
+// tail chunk, is settled first with no further call: under js/wasm every
+// call passes its arguments through memory, and each message costs a slot
+// and a pop.
 func (q *queue) slot(at Time) *event {
+	if b := &q.b[int(at)&bucketMask]; at == q.hotAt && b.tail != nil && b.w < chunkLen {
+		e := &b.tail.ev[b.w]
+		b.w++
+		q.inBkt++
+		return e
+	}
+	return q.slotSlow(at)
+}
+
+func (q *queue) slotSlow(at Time) *event {
 	if at < q.nextAt {
 		q.peeked = false
 	}
@@ -166,6 +185,7 @@ func (q *queue) slot(at Time) *event {
 	e := &b.tail.ev[b.w]
 	b.w++
 	q.inBkt++
+	q.hotAt = at
 	return e
 }
 
@@ -232,7 +252,25 @@ func (q *queue) first() *event {
 // pop removes the next event and returns it with its time; ok is false
 // when the queue is empty. The entry stays valid, and is not reused, until
 // the next pop.
+//
+// As in slot, the common case comes first with no further call: the next
+// entry is known, in a bucket, and neither the last of its bucket nor of
+// its chunk.
 func (q *queue) pop() (at Time, e *event, ok bool) {
+	if i := uint(q.nextSlot); q.peeked && i < nBuckets {
+		b := &q.b[i]
+		if r := b.r + 1; r < chunkLen && (r < b.w || b.head != b.tail) {
+			e = &b.head.ev[b.r]
+			b.r = r
+			q.inBkt--
+			q.base = q.nextAt
+			return q.nextAt, e, true
+		}
+	}
+	return q.popSlow()
+}
+
+func (q *queue) popSlow() (at Time, e *event, ok bool) {
 	if !q.peeked {
 		if _, ok := q.find(); !ok {
 			return 0, nil, false

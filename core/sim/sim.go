@@ -211,7 +211,12 @@ func New(cfg Config) (*Sim, error) {
 	}
 	for i, id := range s.ids {
 		next := (i + 1) % n
-		s.nodes[i] = nodeRT{s: s, idx: int32(i), id: int32(id), up: true, succ: int32(s.ids[next]), succIdx: int32(next)}
+		// Field by field into the zeroed record: a composite literal is
+		// copied with a bulk write barrier while the collector runs, which
+		// allocating the records has just set going (under js/wasm that
+		// copy was over half of New for a million processes).
+		rt := &s.nodes[i]
+		rt.s, rt.idx, rt.id, rt.up, rt.succ, rt.succIdx = s, int32(i), int32(id), true, int32(s.ids[next]), int32(next)
 	}
 	s.q.boot(n)
 	return s, nil
