@@ -191,8 +191,16 @@ func (r *Ring) setRole(ctx sim.Context, to role) {
 }
 
 // Candidate marks this process as taking part in an election and arms the
-// restart timer.
+// restart timer. A process already in the election with the timer armed
+// (or none wanted) does nothing, and is told so without a call: every
+// forwarded ELECTION asks.
 func (r *Ring) Candidate(ctx sim.Context) {
+	if r.role != candidateRole || r.Cfg.Restart && !r.armed {
+		r.candidate(ctx)
+	}
+}
+
+func (r *Ring) candidate(ctx sim.Context) {
 	r.setRole(ctx, candidateRole)
 	if r.Cfg.Restart && !r.armed {
 		r.armed = true
