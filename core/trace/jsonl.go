@@ -70,25 +70,35 @@ func AppendHeader(b []byte, h *Header) []byte {
 // AppendJSONL appends one event as a JSONL line (with its newline). Fields
 // come in a fixed order: t, seq, type, node, local, then the type's own.
 func AppendJSONL(b []byte, e *Event) []byte {
+	// Where the digits of t and node are: most lines repeat t as the local
+	// clock and node as the sender or the receiver, and copying the digits
+	// is cheaper than making them again.
 	b = append(b, `{"t":`...)
+	t0 := len(b)
 	b = appendInt(b, e.T)
+	t1 := len(b)
 	b = append(b, `,"seq":`...)
 	b = appendUint(b, e.Seq)
 	b = append(b, `,"type":"`...)
 	b = append(b, e.Type.String()...)
 	b = append(b, '"')
+	var n0, n1 int
 	if e.Node != NoNode {
 		b = append(b, `,"node":`...)
+		n0 = len(b)
 		b = appendInt(b, int64(e.Node))
+		n1 = len(b)
 		b = append(b, `,"local":`...)
-		b = appendInt(b, e.Local)
+		b = appendIntAgain(b, e.Local, e.T, t0, t1)
 	}
 	switch e.Type {
 	case Send, Deliver, Drop:
+		// With no node, n0 == n1 and the node cannot match: NoNode is not
+		// a process id.
 		b = append(b, `,"from":`...)
-		b = appendInt(b, int64(e.From))
+		b = appendIntAgain(b, int64(e.From), int64(e.Node), n0, n1)
 		b = append(b, `,"to":`...)
-		b = appendInt(b, int64(e.To))
+		b = appendIntAgain(b, int64(e.To), int64(e.Node), n0, n1)
 		b = append(b, `,"kind":`...)
 		b = AppendString(b, e.Kind)
 		b = append(b, `,"id":`...)
@@ -128,6 +138,15 @@ func AppendJSONL(b []byte, e *Event) []byte {
 		b = appendInt(b, int64(e.Line))
 	}
 	return append(b, "}\n"...)
+}
+
+// appendIntAgain appends n, copying the digits at b[lo:hi] when they are
+// those of n, which is when n equals was.
+func appendIntAgain(b []byte, n, was int64, lo, hi int) []byte {
+	if n == was {
+		return append(b, b[lo:hi]...)
+	}
+	return appendInt(b, n)
 }
 
 // World is one world's part of a trace. Its events are in Events, or in
