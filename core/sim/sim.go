@@ -749,40 +749,46 @@ func (s *Sim) send(from int32, to NodeID, j int32, m Message) {
 		s.drop(from, NodeID(fromID), to, m, k, id, "partition")
 		return
 	}
-	if s.plainLat >= 0 {
-		s.schedule(s.now+s.plainLat, m, id, from, fromID, j, k)
-		return
-	}
-	l := s.link(from, j)
-	if l.Loss > 0 && s.lossRng.Float64() < l.Loss {
-		s.drop(from, NodeID(fromID), to, m, k, id, "loss")
-		return
-	}
+	// One place queues the copies, written out here rather than called:
+	// under js/wasm a call with this many arguments costs as much as the
+	// rest of the plain path.
+	var l *Link
 	copies := 1
-	if l.Dup > 0 && s.lossRng.Float64() < l.Dup {
-		copies = 2
+	if s.plainLat < 0 {
+		l = s.link(from, j)
+		if l.Loss > 0 && s.lossRng.Float64() < l.Loss {
+			s.drop(from, NodeID(fromID), to, m, k, id, "loss")
+			return
+		}
+		if l.Dup > 0 && s.lossRng.Float64() < l.Dup {
+			copies = 2
+		}
 	}
 	for range copies {
-		var at Time
-		if l.Latency.constant() {
-			at = s.now + Time(l.Latency.A)
-		} else {
-			at = s.now + l.Latency.draw(s.latRng)
+		at := s.now + s.plainLat
+		if l != nil {
+			at = s.arrival(l, from, j)
 		}
-		if l.FIFO && s.fifoOn {
-			at = s.fifo.order(linkKey(from, j), at)
-		}
-		s.schedule(at, m, id, from, fromID, j, k)
+		// Field by field: a composite literal would be built aside and copied.
+		e := s.entry(at)
+		e.msg, e.tag, e.aux = m, "", id
+		e.to, e.from, e.fromID, e.kindIx, e.gen, e.kind = j, from, fromID, k, s.crashes, evDeliver
 	}
 }
 
-// schedule queues the delivery of message id (kind k) from process index
-// from to index to.
-func (s *Sim) schedule(at Time, m Message, id uint64, from, fromID, to, k int32) {
-	// Field by field: a composite literal would be built aside and copied.
-	e := s.entry(at)
-	e.msg, e.tag, e.aux = m, "", id
-	e.to, e.from, e.fromID, e.kindIx, e.gen, e.kind = to, from, fromID, k, s.crashes, evDeliver
+// arrival draws when a message sent now on link l from process index from
+// to index to arrives.
+func (s *Sim) arrival(l *Link, from, to int32) Time {
+	var at Time
+	if l.Latency.constant() {
+		at = s.now + Time(l.Latency.A)
+	} else {
+		at = s.now + l.Latency.draw(s.latRng)
+	}
+	if l.FIFO && s.fifoOn {
+		at = s.fifo.order(linkKey(from, to), at)
+	}
+	return at
 }
 
 // startFIFO switches on FIFO bookkeeping the first time link models change:
