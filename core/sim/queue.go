@@ -82,8 +82,9 @@ type queue struct {
 	far   farHeap
 	spare *chunk // drained chunks, for reuse
 	slab  int    // chunks allocated at a time: grows with the run
-	// retired is a drained chunk that held an entry pop returned: the next
-	// popSlow recycles it, once that entry has been processed.
+	// retired is a drained chunk that held an entry pop returned: a later
+	// pop that leaves the common case recycles it, once that entry has been
+	// processed.
 	retired *chunk
 	popped  event // the entry pop returned last, when it came from the heap or is a boot
 	// The boot entries, one per process, all due at time 0 and scheduled
@@ -99,8 +100,8 @@ type queue struct {
 	nextSlot int
 	nextAt   Time
 	peeked   bool
-	// hotAt is the tick slotSlow last put an entry in a bucket for: slot
-	// appends to that bucket directly while it has room. Its bucket, when
+	// hotAt is the tick slot last put an entry in a bucket for: slot
+	// appends to that bucket at once while it has room. Its bucket, when
 	// not empty, holds that tick: ticks are never scheduled before base.
 	hotAt Time
 }
@@ -147,10 +148,8 @@ func (q *queue) push(at Time, e *event) { *q.slot(at) = *e }
 // for the overflow heap takes its place in the heap order at the next
 // queue operation, once it is filled in.
 //
-// The common case, the tick slotSlow last filled with room left in its
-// tail chunk, is settled first with no further call: under js/wasm every
-// call passes its arguments through memory, and each message costs a slot
-// and a pop.
+// The common case, the tick last filled with room left in its tail chunk,
+// is settled first, before the heap and the window are looked at.
 func (q *queue) slot(at Time) *event {
 	if b := &q.b[int(at)&bucketMask]; at == q.hotAt && b.tail != nil && b.w < chunkLen {
 		e := &b.tail.ev[b.w]
@@ -158,10 +157,6 @@ func (q *queue) slot(at Time) *event {
 		q.inBkt++
 		return e
 	}
-	return q.slotSlow(at)
-}
-
-func (q *queue) slotSlow(at Time) *event {
 	if at < q.nextAt {
 		q.peeked = false
 	}
@@ -253,9 +248,8 @@ func (q *queue) first() *event {
 // when the queue is empty. The entry stays valid, and is not reused, until
 // the next pop.
 //
-// As in slot, the common case comes first with no further call: the next
-// entry is known, in a bucket, and neither the last of its bucket nor of
-// its chunk.
+// As in slot, the common case comes first: the next entry is known, in a
+// bucket, and neither the last of its bucket nor of its chunk.
 func (q *queue) pop() (at Time, e *event, ok bool) {
 	if i := uint(q.nextSlot); q.peeked && i < nBuckets {
 		b := &q.b[i]
@@ -267,10 +261,6 @@ func (q *queue) pop() (at Time, e *event, ok bool) {
 			return q.nextAt, e, true
 		}
 	}
-	return q.popSlow()
-}
-
-func (q *queue) popSlow() (at Time, e *event, ok bool) {
 	if !q.peeked {
 		if _, ok := q.find(); !ok {
 			return 0, nil, false
