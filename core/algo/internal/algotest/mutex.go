@@ -2,11 +2,34 @@ package algotest
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"dsim/core/sim"
 	"dsim/core/trace"
 )
+
+// Request gives id the request command at time t, asking to hold the
+// critical section d ticks (d <= 0: until the release command).
+func (w *World) Request(t sim.Time, id sim.NodeID, d int) {
+	args := sim.Args{}
+	if d > 0 {
+		args["duration"] = d
+	}
+	w.CommandArgs(t, id, "request", args)
+}
+
+// CheckEntries fails the test unless the processes entered the critical
+// section in the order want, and never two at once.
+func (w *World) CheckEntries(want ...sim.NodeID) {
+	w.t.Helper()
+	if got := w.Entries(); !slices.Equal(got, want) {
+		w.t.Errorf("entries %v, want %v", got, want)
+	}
+	if err := w.Exclusive(); err != nil {
+		w.t.Error(err)
+	}
+}
 
 // Entries lists, in order, the processes that entered the critical section
 // (state cs became "held").

@@ -18,14 +18,6 @@ func world(t *testing.T, n int, cfg map[string]any, detect sim.Duration) *algote
 	return algotest.New(t, algotest.Setup{Algo: "mutex.central", IDs: algotest.IDs(n), Config: c, Detect: detect})
 }
 
-func request(w *algotest.World, at sim.Time, id sim.NodeID, d int) {
-	args := sim.Args{}
-	if d > 0 {
-		args["duration"] = d
-	}
-	w.CommandArgs(at, id, "request", args)
-}
-
 // sends renders the sends of the mutual exclusion layer as "KIND from->to".
 func sends(w *algotest.World) []string {
 	var out []string
@@ -80,7 +72,7 @@ func TestUncontendedRequestCostsThreeMessages(t *testing.T) {
 	for _, n := range []int{2, 3, 5, 8, 16} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			w := world(t, n, nil, 0)
-			request(w, 5, 1, 4)
+			w.Request(5, 1, 4)
 			w.Run(0)
 			got := sends(w)
 			want := []string{"REQUEST 1->" + fmt.Sprint(n), "GRANTED " + fmt.Sprint(n) + "->1", "RELEASE 1->" + fmt.Sprint(n)}
@@ -97,7 +89,7 @@ func TestUncontendedRequestCostsThreeMessages(t *testing.T) {
 // The coordinator competes too; it grants itself without a message.
 func TestCoordinatorGrantsItselfWithoutMessages(t *testing.T) {
 	w := world(t, 4, nil, 0)
-	request(w, 5, 4, 3)
+	w.Request(5, 4, 3)
 	w.Run(0)
 	if c := w.Count(""); c != 0 {
 		t.Errorf("%d messages for the coordinator's own request, want 0: %v", c, sends(w))
@@ -112,11 +104,11 @@ func TestCoordinatorGrantsItselfWithoutMessages(t *testing.T) {
 // the order they reach the coordinator.
 func TestBusyDeniesQueuesAndReleaseGrantsTheFirst(t *testing.T) {
 	w := world(t, 5, map[string]any{"coordinator": 3}, 0)
-	request(w, 1, 1, 0) // held until released
-	request(w, 5, 4, 2)
-	request(w, 6, 2, 2)
-	request(w, 8, 3, 2) // the coordinator's own request queues behind them
-	request(w, 9, 5, 2)
+	w.Request(1, 1, 0) // held until released
+	w.Request(5, 4, 2)
+	w.Request(6, 2, 2)
+	w.Request(8, 3, 2) // the coordinator's own request queues behind them
+	w.Request(9, 5, 2)
 	w.Run(20)
 	if got, want := w.Get(3, "queue"), []sim.NodeID{4, 2, 3, 5}; !slices.Equal(got.([]sim.NodeID), want) {
 		t.Errorf("queue at the coordinator %v, want %v", got, want)
@@ -148,8 +140,8 @@ func TestBusyDeniesQueuesAndReleaseGrantsTheFirst(t *testing.T) {
 // at once.
 func TestReleaseWithEmptyQueueThenFreshGrant(t *testing.T) {
 	w := world(t, 3, nil, 0)
-	request(w, 1, 1, 2)
-	request(w, 10, 2, 2)
+	w.Request(1, 1, 2)
+	w.Request(10, 2, 2)
 	w.Run(0)
 	if got, want := sends(w), []string{"REQUEST 1->3", "GRANTED 3->1", "RELEASE 1->3", "REQUEST 2->3", "GRANTED 3->2", "RELEASE 2->3"}; !slices.Equal(got, want) {
 		t.Errorf("sends %v, want %v", got, want)
@@ -163,9 +155,9 @@ func TestReleaseWithEmptyQueueThenFreshGrant(t *testing.T) {
 // and 2 waiting behind it: 3 becomes coordinator in turn.
 func TestCoordinatorCrashesTwice(t *testing.T) {
 	w := world(t, 5, nil, 3)
-	request(w, 1, 1, 0)
-	request(w, 3, 2, 5)
-	request(w, 4, 3, 40)
+	w.Request(1, 1, 0)
+	w.Request(3, 2, 5)
+	w.Request(4, 3, 40)
 	w.Crash(10, 5)
 	w.Run(60)
 	if got := w.Get(4, "leader"); got != sim.NodeID(4) {
@@ -192,7 +184,7 @@ func TestCoordinatorCrashesTwice(t *testing.T) {
 	if cs(w, 3) != "held" {
 		t.Fatalf("3 is %v at 75, want held (2 served first)", cs(w, 3))
 	}
-	request(w, 76, 2, 5)
+	w.Request(76, 2, 5)
 	w.Crash(80, 4)
 	w.Run(0)
 	if got := w.Get(3, "leader"); got != sim.NodeID(3) {
@@ -213,8 +205,8 @@ func TestCoordinatorCrashesTwice(t *testing.T) {
 // new one and is not taken for the holder: the waiting process is served.
 func TestReleaseLostWithTheCoordinator(t *testing.T) {
 	w := world(t, 4, nil, 5)
-	request(w, 1, 1, 0)
-	request(w, 2, 2, 3)
+	w.Request(1, 1, 0)
+	w.Request(2, 2, 3)
 	w.Crash(10, 4)
 	w.Command(11, 1, "release") // the RELEASE is dropped: 4 is down
 	w.Run(0)
@@ -234,8 +226,8 @@ func TestRecoveryWaitsForTheHolder(t *testing.T) {
 	if err := w.SetLink(1, 3, sim.Link{Latency: sim.Dist{Kind: sim.Constant, A: 20}, FIFO: true}); err != nil {
 		t.Fatal(err)
 	}
-	request(w, 1, 1, 0)
-	request(w, 2, 2, 3)
+	w.Request(1, 1, 0)
+	w.Request(2, 2, 3)
 	w.Crash(10, 4)
 	w.Run(30)
 	if w.Get(3, "recovering") != true || cs(w, 2) != "wanted" {
@@ -252,8 +244,8 @@ func TestRecoveryWaitsForTheHolder(t *testing.T) {
 // detector: the next queued request is granted.
 func TestClientCrashInCriticalSection(t *testing.T) {
 	w := world(t, 3, nil, 4)
-	request(w, 1, 1, 0)
-	request(w, 2, 2, 2)
+	w.Request(1, 1, 0)
+	w.Request(2, 2, 2)
 	w.Crash(10, 1)
 	w.Run(0)
 	if got, want := entries(t, w), []sim.NodeID{1, 2}; !slices.Equal(got, want) {
@@ -269,8 +261,8 @@ func TestClientCrashInCriticalSection(t *testing.T) {
 // the coordinator, still serving, lets the next request in.
 func TestClientRecoversUnnoticed(t *testing.T) {
 	w := world(t, 3, nil, 10)
-	request(w, 1, 1, 0)
-	request(w, 2, 2, 2)
+	w.Request(1, 1, 0)
+	w.Request(2, 2, 2)
 	w.Crash(10, 1)
 	w.Recover(12, 1)
 	w.Run(0)
@@ -338,7 +330,7 @@ func TestSeedSweepWithCrashes(t *testing.T) {
 func TestDefaultCoordinatorIsTheHighestID(t *testing.T) {
 	ids := []sim.NodeID{3, 9, 5}
 	w := algotest.New(t, algotest.Setup{Algo: "mutex.central", IDs: ids})
-	request(w, 1, 3, 2)
+	w.Request(1, 3, 2)
 	w.Run(0)
 	for _, id := range ids {
 		if got := w.Get(id, "leader"); got != sim.NodeID(9) {
@@ -353,7 +345,7 @@ func TestDefaultCoordinatorIsTheHighestID(t *testing.T) {
 // A coordinator key naming no process starts an election at boot.
 func TestCoordinatorThatIsNoProcess(t *testing.T) {
 	w := world(t, 3, map[string]any{"coordinator": 7}, 0)
-	request(w, 50, 1, 2)
+	w.Request(50, 1, 2)
 	w.Run(0)
 	if err := algotest.Agreed(w.Sim, 3); err != nil {
 		t.Error(err)
@@ -368,9 +360,9 @@ func TestCoordinatorThatIsNoProcess(t *testing.T) {
 // 1's HELD and 2's re-sent REQUEST, and the deposed 4 drops its queue.
 func TestOldCoordinatorRecoversAndTakesOver(t *testing.T) {
 	w := world(t, 5, nil, 3)
-	request(w, 1, 1, 0)
+	w.Request(1, 1, 0)
 	w.Crash(5, 5)
-	request(w, 30, 2, 3)
+	w.Request(30, 2, 3)
 	w.Recover(40, 5)
 	w.Command(70, 1, "release")
 	w.Run(0)
@@ -414,7 +406,7 @@ func served(t *testing.T, w *algotest.World, want int, ids ...sim.NodeID) {
 func TestLoneSurvivorGrantsItself(t *testing.T) {
 	w := world(t, 2, nil, 5)
 	w.Crash(10, 2)
-	request(w, 12, 1, 3) // its REQUEST is lost with the coordinator
+	w.Request(12, 1, 3) // its REQUEST is lost with the coordinator
 	w.Run(0)
 	if got := w.Get(1, "leader"); got != sim.NodeID(1) {
 		t.Fatalf("leader at 1 is %v, want 1", got)
@@ -434,9 +426,9 @@ func TestRequestFromBeforeACrashIsIgnored(t *testing.T) {
 	if err := w.SetLink(2, 3, sim.Link{Latency: sim.Dist{Kind: sim.Constant, A: 20}, FIFO: true}); err != nil {
 		t.Fatal(err)
 	}
-	request(w, 10, 2, 3) // arrives at 30
-	w.Crash(11, 2)       // suspected at 16
-	request(w, 40, 1, 3)
+	w.Request(10, 2, 3) // arrives at 30
+	w.Crash(11, 2)      // suspected at 16
+	w.Request(40, 1, 3)
 	w.Run(0)
 	if g := w.Sends("GRANTED"); len(g) != 1 || g[0].To != 1 {
 		t.Errorf("grants %v, want one, to 1", g)
@@ -454,7 +446,7 @@ func TestCoordinatorCrashesAgainBeforeItIsTrusted(t *testing.T) {
 	w.Crash(6, 2)
 	w.Recover(71, 2) // COORDINATOR 2 reaches 1 at 72; trusted at 76 if it stayed up
 	w.Crash(73, 2)
-	request(w, 85, 1, 3)
+	w.Request(85, 1, 3)
 	w.Run(0)
 	if got := w.Get(1, "leader"); got != sim.NodeID(1) {
 		t.Errorf("leader at 1 is %v, want 1", got)
@@ -482,9 +474,9 @@ func TestReportDuringAnElectionCallsAnother(t *testing.T) {
 	link(3, 2, 35) // its COORDINATOR reaches 2 at 55
 	link(4, 3, 8)  // 4's ANSWER and COORDINATOR reach 3 within T
 	w.Command(10, 3, "elect")
-	request(w, 30, 1, 0) // 1 holds the critical section
-	request(w, 31, 2, 3) // 2 is queued at 4
-	w.Run(49)            // 3's IDLE to 4, sent at 33 when it followed 4, is in
+	w.Request(30, 1, 0) // 1 holds the critical section
+	w.Request(31, 2, 3) // 2 is queued at 4
+	w.Run(49)           // 3's IDLE to 4, sent at 33 when it followed 4, is in
 	link(3, 4, 1)
 	w.Command(50, 3, "elect") // 4 re-announces at 51, to 2 at 52 and to 3 at 59
 	w.Run(70)
@@ -503,11 +495,11 @@ func TestReportDuringAnElectionCallsAnother(t *testing.T) {
 // and does not answer the QUERY, its request is dropped.
 func TestClientCrashesAgainBeforeItIsTrusted(t *testing.T) {
 	w := world(t, 3, nil, 10)
-	w.Crash(10, 1)       // suspected at 20
-	w.Recover(30, 1)     // trusted at 40 if it stayed up
-	request(w, 31, 1, 3) // reaches 3 while 1 is suspected
+	w.Crash(10, 1)      // suspected at 20
+	w.Recover(30, 1)    // trusted at 40 if it stayed up
+	w.Request(31, 1, 3) // reaches 3 while 1 is suspected
 	w.Crash(36, 1)
-	request(w, 45, 2, 3)
+	w.Request(45, 2, 3)
 	w.Run(0)
 	if g := w.Sends("GRANTED"); len(g) != 1 || g[0].To != 2 {
 		t.Errorf("grants %v, want one, to 2", g)
@@ -526,10 +518,10 @@ func TestClientCrashesAgainBeforeItIsTrusted(t *testing.T) {
 // first meanwhile.
 func TestSuspectedRequesterIsServedOnceTrusted(t *testing.T) {
 	w := world(t, 3, nil, 25)
-	w.Crash(5, 1)        // suspected at 30
-	w.Recover(35, 1)     // trusted at 60
-	request(w, 36, 1, 3) // queued at 3
-	request(w, 40, 2, 3)
+	w.Crash(5, 1)       // suspected at 30
+	w.Recover(35, 1)    // trusted at 60
+	w.Request(36, 1, 3) // queued at 3
+	w.Request(40, 2, 3)
 	w.Run(0)
 	if got, want := entries(t, w), []sim.NodeID{2, 1}; !slices.Equal(got, want) {
 		t.Errorf("entries %v, want %v", got, want)
@@ -553,12 +545,12 @@ func TestSuspectedRequesterIsServedOnceTrusted(t *testing.T) {
 // holder for good.
 func TestCoordinatorDoesNotGrantItselfWhileSuspected(t *testing.T) {
 	w := world(t, 4, nil, 30)
-	w.Crash(5, 3, 4)     // suspected at 35
-	w.Recover(40, 3)     // trusted at 70 if it stayed up; no ANSWER from 4: coordinator at 50
-	request(w, 52, 3, 0) // in its CS, were it granted, until it crashes
-	w.Recover(55, 4)     // announces itself at once
+	w.Crash(5, 3, 4)    // suspected at 35
+	w.Recover(40, 3)    // trusted at 70 if it stayed up; no ANSWER from 4: coordinator at 50
+	w.Request(52, 3, 0) // in its CS, were it granted, until it crashes
+	w.Recover(55, 4)    // announces itself at once
 	w.Crash(60, 3)
-	request(w, 80, 1, 3)
+	w.Request(80, 1, 3)
 	w.Run(0)
 	if got := w.Get(1, "leader"); got != sim.NodeID(4) {
 		t.Fatalf("1 follows %v, want 4", got)
@@ -577,7 +569,7 @@ func TestHeldFromASuspectedProcessIsDropped(t *testing.T) {
 	w := world(t, 3, nil, 5)
 	w.Crash(10, 1)                               // suspected at 15
 	w.Inject(20, 1, 3, Held{Seq: 100, Grant: 1}) // numbered after the suspicion: not stale
-	request(w, 30, 2, 3)
+	w.Request(30, 2, 3)
 	w.Run(0)
 	if q := w.Sends("QUERY"); len(q) == 0 || q[0].To != 1 {
 		t.Errorf("queries %v, want 3 to query 1", q)

@@ -12,21 +12,7 @@ func world(t *testing.T, n int, kind string) *algotest.World {
 	return algotest.New(t, algotest.Setup{Algo: "mutex.raymond", IDs: algotest.IDs(n), Kind: kind})
 }
 
-func request(w *algotest.World, t sim.Time, id sim.NodeID, d int) {
-	w.CommandArgs(t, id, "request", sim.Args{"duration": d})
-}
-
 func messages(w *algotest.World) int { return w.Count("REQUEST") + w.Count("PRIVILEGE") }
-
-func checkEntries(t *testing.T, w *algotest.World, want ...sim.NodeID) {
-	t.Helper()
-	if got := w.Entries(); !slices.Equal(got, want) {
-		t.Errorf("entries %v, want %v", got, want)
-	}
-	if err := w.Exclusive(); err != nil {
-		t.Error(err)
-	}
-}
 
 // TestInitialize: INITIALIZE from the root of a binary tree of 7 points
 // every HOLDER at the parent, in n-1 messages.
@@ -59,9 +45,9 @@ func TestUncontended(t *testing.T) {
 	} {
 		w := world(t, c.n, c.kind)
 		w.Run(0)
-		request(w, w.Now()+1, c.who, 1)
+		w.Request(w.Now()+1, c.who, 1)
 		w.Run(0)
-		checkEntries(t, w, c.who)
+		w.CheckEntries(c.who)
 		if got := messages(w); got != 2*c.d || w.Count("REQUEST") != c.d {
 			t.Errorf("%s n=%d, request at %d: %d REQUEST %d PRIVILEGE, want %d each", c.kind, c.n, c.who, w.Count("REQUEST"), w.Count("PRIVILEGE"), c.d)
 		}
@@ -79,12 +65,12 @@ func TestUncontended(t *testing.T) {
 // 6 asked before 5 but waits behind 2's subtree in the root's queue.
 func TestWorked(t *testing.T) {
 	w := world(t, 7, "")
-	request(w, 0, 1, 10)
-	request(w, 1, 4, 2)
-	request(w, 1, 6, 2)
-	request(w, 2, 5, 2)
+	w.Request(0, 1, 10)
+	w.Request(1, 4, 2)
+	w.Request(1, 6, 2)
+	w.Request(2, 5, 2)
 	w.Run(0)
-	checkEntries(t, w, 1, 4, 5, 6)
+	w.CheckEntries(1, 4, 5, 6)
 	if got := algotest.Pairs(w.Sends("REQUEST")); got != "4->2 5->2 6->3 2->1 3->1 1->2 2->4 2->5" {
 		t.Errorf("REQUEST %s", got)
 	}
@@ -102,9 +88,9 @@ func TestWorked(t *testing.T) {
 // process waits in its queue and goes out when HOLDER is known.
 func TestBeforeInitialize(t *testing.T) {
 	w := world(t, 7, "")
-	request(w, 0, 7, 1)
+	w.Request(0, 7, 1)
 	w.Run(0)
-	checkEntries(t, w, 7)
+	w.CheckEntries(7)
 	if got := algotest.Pairs(w.Sends("REQUEST")); got != "7->3 3->1" {
 		t.Errorf("REQUEST %s, want 7->3 3->1", got)
 	}
@@ -123,7 +109,7 @@ func TestAverage(t *testing.T) {
 		before := 0
 		r := sim.Stream(uint64(h), "order", 0)
 		for _, k := range r.Perm(n) {
-			request(w, w.Now()+1, sim.NodeID(k+1), 1)
+			w.Request(w.Now()+1, sim.NodeID(k+1), 1)
 			w.Run(0)
 			cost := messages(w) - before
 			if diameter := 2 * (h - 1); cost > 2*diameter {
@@ -143,17 +129,17 @@ func TestAverage(t *testing.T) {
 func TestCrash(t *testing.T) {
 	w := world(t, 7, "")
 	w.Crash(5, 7)
-	request(w, 10, 4, 1)
-	request(w, 20, 6, 1)
+	w.Request(10, 4, 1)
+	w.Request(20, 6, 1)
 	w.Run(0)
-	checkEntries(t, w, 4, 6)
+	w.CheckEntries(4, 6)
 
 	w = world(t, 7, "")
 	w.Crash(5, 2)
-	request(w, 10, 4, 1)
-	request(w, 10, 6, 1)
+	w.Request(10, 4, 1)
+	w.Request(10, 6, 1)
 	w.Run(0)
-	checkEntries(t, w, 6)
+	w.CheckEntries(6)
 	if p := w.Pending(); !slices.Equal(p, []sim.NodeID{4}) {
 		t.Errorf("waiting %v, want [4] (cut off by 2)", p)
 	}

@@ -12,21 +12,7 @@ func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *algotest.World {
 	return algotest.New(t, algotest.Setup{Algo: "mutex.ricartagrawala2", IDs: ids, Config: cfg, Detect: 0})
 }
 
-func request(w *algotest.World, t sim.Time, id sim.NodeID, d int) {
-	w.CommandArgs(t, id, "request", sim.Args{"duration": d})
-}
-
 func messages(w *algotest.World) int { return w.Count("REQUEST") + w.Count("TOKEN") }
-
-func checkEntries(t *testing.T, w *algotest.World, want ...sim.NodeID) {
-	t.Helper()
-	if got := w.Entries(); !slices.Equal(got, want) {
-		t.Errorf("entries %v, want %v", got, want)
-	}
-	if err := w.Exclusive(); err != nil {
-		t.Error(err)
-	}
-}
 
 // TestUncontended: one request costs n messages, n-1 REQUEST and one TOKEN,
 // and none when the requester already holds the token (seed 002: "it
@@ -34,19 +20,19 @@ func checkEntries(t *testing.T, w *algotest.World, want ...sim.NodeID) {
 func TestUncontended(t *testing.T) {
 	for _, n := range []int{2, 3, 5, 8, 13} {
 		w := world(t, algotest.IDs(n), nil)
-		request(w, 0, sim.NodeID(n), 1)
+		w.Request(0, sim.NodeID(n), 1)
 		w.Run(0)
-		checkEntries(t, w, sim.NodeID(n))
+		w.CheckEntries(sim.NodeID(n))
 		if got := messages(w); got != n {
 			t.Errorf("n=%d: %d messages (%d REQUEST, %d TOKEN), want n", n, got, w.Count("REQUEST"), w.Count("TOKEN"))
 		}
 		// Again, now holding the token: no message at all.
-		request(w, w.Now()+1, sim.NodeID(n), 1)
+		w.Request(w.Now()+1, sim.NodeID(n), 1)
 		w.Run(0)
 		if got := messages(w); got != n {
 			t.Errorf("n=%d: the holder's second entry sent %d messages", n, got-n)
 		}
-		checkEntries(t, w, sim.NodeID(n), sim.NodeID(n))
+		w.CheckEntries(sim.NodeID(n), sim.NodeID(n))
 	}
 }
 
@@ -82,7 +68,7 @@ func TestRI1(t *testing.T) {
 // holder releases it at once.
 func TestRA1(t *testing.T) {
 	w := world(t, algotest.IDs(3), nil)
-	request(w, 0, 2, 5)
+	w.Request(0, 2, 5)
 	w.Run(3)
 	if got := algotest.Pairs(w.Sends("REQUEST")); got != "2->3 2->1" {
 		t.Errorf("REQUEST %s, want 2->3 2->1 (ring order from the successor)", got)
@@ -111,10 +97,10 @@ func TestRA1(t *testing.T) {
 // recorded (RH1); the token leaves when the critical section ends (RR2).
 func TestRH2HeldWaits(t *testing.T) {
 	w := world(t, algotest.IDs(3), nil)
-	request(w, 0, 1, 10)
-	request(w, 2, 3, 1)
+	w.Request(0, 1, 10)
+	w.Request(2, 3, 1)
 	w.Run(0)
-	checkEntries(t, w, 1, 3)
+	w.CheckEntries(1, 3)
 	if tok := w.Sends("TOKEN"); len(tok) != 1 || tok[0].T != 10 {
 		t.Errorf("TOKEN %v, want one at t=10, when 1 leaves", tok)
 	}
@@ -131,12 +117,12 @@ func TestRH2HeldWaits(t *testing.T) {
 // TOKEN-PRESENT.
 func TestRH1(t *testing.T) {
 	w := world(t, algotest.IDs(3), nil)
-	request(w, 0, 2, 1) // 2 gets the token, leaves at t=3 with token[2] = 1
-	request(w, 5, 3, 10)
+	w.Request(0, 2, 1) // 2 gets the token, leaves at t=3 with token[2] = 1
+	w.Request(5, 3, 10)
 	w.Inject(8, 2, 3, Request{TS: 6, ID: 2})
 	w.Inject(10, 2, 3, Request{TS: 2, ID: 2})
 	w.Run(0)
-	checkEntries(t, w, 2, 3)
+	w.CheckEntries(2, 3)
 	tok := w.Sends("TOKEN")
 	if got := algotest.Pairs(tok); got != "1->2 2->3 3->2" {
 		t.Fatalf("TOKEN %s, want 1->2 2->3 3->2", got)
@@ -156,12 +142,12 @@ func TestRH1(t *testing.T) {
 // the network cost 3n messages.
 func TestRR2Order(t *testing.T) {
 	w := world(t, algotest.IDs(5), map[string]any{"holder": 3})
-	request(w, 0, 3, 10)
-	request(w, 1, 2, 2)
-	request(w, 2, 1, 2)
-	request(w, 3, 5, 2)
+	w.Request(0, 3, 10)
+	w.Request(1, 2, 2)
+	w.Request(2, 1, 2)
+	w.Request(3, 5, 2)
 	w.Run(0)
-	checkEntries(t, w, 3, 5, 1, 2)
+	w.CheckEntries(3, 5, 1, 2)
 	if got := algotest.Pairs(w.Sends("TOKEN")); got != "3->5 5->1 1->2" {
 		t.Errorf("TOKEN %s, want 3->5 5->1 1->2", got)
 	}
@@ -174,11 +160,11 @@ func TestRR2Order(t *testing.T) {
 // the ids as given, not their numeric order.
 func TestRR2RingOrder(t *testing.T) {
 	w := world(t, []sim.NodeID{1, 3, 2}, nil)
-	request(w, 0, 1, 10)
-	request(w, 1, 2, 1)
-	request(w, 1, 3, 1)
+	w.Request(0, 1, 10)
+	w.Request(1, 2, 1)
+	w.Request(1, 3, 1)
 	w.Run(0)
-	checkEntries(t, w, 1, 3, 2)
+	w.CheckEntries(1, 3, 2)
 }
 
 // TestCrashedNonHolder checks the seed's claim: "the failure of a process,
@@ -188,15 +174,15 @@ func TestRR2RingOrder(t *testing.T) {
 func TestCrashedNonHolder(t *testing.T) {
 	w := world(t, algotest.IDs(5), nil)
 	w.Crash(0, 4)
-	request(w, 0, 1, 10)
-	request(w, 1, 2, 1)
-	request(w, 1, 3, 1)
-	request(w, 1, 5, 1)
+	w.Request(0, 1, 10)
+	w.Request(1, 2, 1)
+	w.Request(1, 3, 1)
+	w.Request(1, 5, 1)
 	w.Crash(5, 2)
-	request(w, 20, 3, 1)
-	request(w, 20, 1, 1)
+	w.Request(20, 3, 1)
+	w.Request(20, 1, 1)
 	w.Run(0)
-	checkEntries(t, w, 1, 3, 5, 3, 1)
+	w.CheckEntries(1, 3, 5, 3, 1)
 	if p := w.Pending(); len(p) != 0 {
 		t.Errorf("still waiting: %v", p)
 	}
@@ -208,7 +194,7 @@ func TestHolderCrash(t *testing.T) {
 	w := world(t, algotest.IDs(3), nil)
 	w.Crash(0, 1)
 	w.Recover(2, 1)
-	request(w, 5, 2, 1)
+	w.Request(5, 2, 1)
 	w.Run(0)
 	if len(w.Entries()) != 0 || w.Get(1, KeyState) != NoToken {
 		t.Errorf("entries %v, 1 is %v; want none and NO-TOKEN", w.Entries(), w.Get(1, KeyState))

@@ -12,38 +12,24 @@ func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *algotest.World {
 	return algotest.New(t, algotest.Setup{Algo: "mutex.suzukikasami", IDs: ids, Config: cfg})
 }
 
-func request(w *algotest.World, t sim.Time, id sim.NodeID, d int) {
-	w.CommandArgs(t, id, "request", sim.Args{"duration": d})
-}
-
 func messages(w *algotest.World) int { return w.Count("REQUEST") + w.Count("TOKEN") }
-
-func checkEntries(t *testing.T, w *algotest.World, want ...sim.NodeID) {
-	t.Helper()
-	if got := w.Entries(); !slices.Equal(got, want) {
-		t.Errorf("entries %v, want %v", got, want)
-	}
-	if err := w.Exclusive(); err != nil {
-		t.Error(err)
-	}
-}
 
 // TestUncontended: n messages per entry (n-1 REQUEST, one TOKEN), none
 // when the requester holds the idle token.
 func TestUncontended(t *testing.T) {
 	for _, n := range []int{2, 3, 5, 8, 13} {
 		w := world(t, algotest.IDs(n), nil)
-		request(w, 0, 2, 1)
+		w.Request(0, 2, 1)
 		w.Run(0)
 		if got := messages(w); got != n {
 			t.Errorf("n=%d: %d messages, want n", n, got)
 		}
-		request(w, w.Now()+1, 2, 1)
+		w.Request(w.Now()+1, 2, 1)
 		w.Run(0)
 		if got := messages(w); got != n {
 			t.Errorf("n=%d: the holder's second entry sent %d messages", n, got-n)
 		}
-		checkEntries(t, w, 2, 2)
+		w.CheckEntries(2, 2)
 	}
 }
 
@@ -52,8 +38,8 @@ func TestUncontended(t *testing.T) {
 // (RN[j] = LN[j]+1) with the token at once.
 func TestRequest(t *testing.T) {
 	w := world(t, algotest.IDs(3), nil)
-	request(w, 0, 3, 1)
-	request(w, 5, 3, 1)
+	w.Request(0, 3, 1)
+	w.Request(5, 3, 1)
 	w.Run(0)
 	if got := algotest.Pairs(w.Sends("REQUEST")); got != "3->1 3->2" {
 		t.Errorf("REQUEST %s, want 3->1 3->2 once (the second entry holds the token)", got)
@@ -78,8 +64,8 @@ func TestRequest(t *testing.T) {
 // moves nothing.
 func TestSequenceNumbers(t *testing.T) {
 	w := world(t, algotest.IDs(3), nil)
-	request(w, 0, 2, 1) // served t=2..3; 2 keeps the token
-	request(w, 5, 1, 10)
+	w.Request(0, 2, 1) // served t=2..3; 2 keeps the token
+	w.Request(5, 1, 10)
 	w.Inject(7, 2, 1, Request{ID: 2, SN: 2})
 	w.Inject(8, 2, 1, Request{ID: 2, SN: 1})
 	w.Run(0)
@@ -106,13 +92,13 @@ func TestSequenceNumbers(t *testing.T) {
 // ring. Four entries through the network cost 4n messages.
 func TestQueue(t *testing.T) {
 	w := world(t, algotest.IDs(5), nil)
-	request(w, 0, 1, 10)
-	request(w, 1, 3, 2)
-	request(w, 2, 5, 2)
-	request(w, 3, 2, 2)
-	request(w, 11, 4, 2)
+	w.Request(0, 1, 10)
+	w.Request(1, 3, 2)
+	w.Request(2, 5, 2)
+	w.Request(3, 2, 2)
+	w.Request(11, 4, 2)
 	w.Run(0)
-	checkEntries(t, w, 1, 2, 3, 5, 4)
+	w.CheckEntries(1, 2, 3, 5, 4)
 	tok := w.Sends("TOKEN")
 	var queues [][]sim.NodeID
 	for _, m := range tok {
@@ -134,13 +120,13 @@ func TestQueue(t *testing.T) {
 func TestCrashedNonHolder(t *testing.T) {
 	w := world(t, algotest.IDs(5), nil)
 	w.Crash(0, 4)
-	request(w, 0, 1, 10)
-	request(w, 1, 2, 1)
-	request(w, 1, 3, 1)
+	w.Request(0, 1, 10)
+	w.Request(1, 2, 1)
+	w.Request(1, 3, 1)
 	w.Crash(5, 2)
-	request(w, 20, 5, 1)
+	w.Request(20, 5, 1)
 	w.Run(0)
-	checkEntries(t, w, 1, 3, 5)
+	w.CheckEntries(1, 3, 5)
 	if p := w.Pending(); len(p) != 0 {
 		t.Errorf("still waiting: %v", p)
 	}
@@ -151,7 +137,7 @@ func TestHolderCrash(t *testing.T) {
 	w := world(t, algotest.IDs(3), nil)
 	w.Crash(0, 1)
 	w.Recover(2, 1)
-	request(w, 5, 2, 1)
+	w.Request(5, 2, 1)
 	w.Run(0)
 	if p := w.Pending(); len(w.Entries()) != 0 || !slices.Equal(p, []sim.NodeID{2}) {
 		t.Errorf("entries %v, waiting %v; want none and [2]", w.Entries(), p)

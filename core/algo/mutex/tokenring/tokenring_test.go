@@ -14,10 +14,6 @@ func world(t *testing.T, n int, cfg map[string]any) *algotest.World {
 	return algotest.New(t, algotest.Setup{Algo: "mutex.tokenring", IDs: algotest.IDs(n), Config: cfg, Detect: 5})
 }
 
-func request(w *algotest.World, t sim.Time, id sim.NodeID, d int) {
-	w.CommandArgs(t, id, "request", sim.Args{"duration": d})
-}
-
 // safe fails the test if two processes were ever in the critical section
 // at once.
 func safe(t *testing.T, w *algotest.World) {
@@ -98,7 +94,7 @@ func TestIdleCirculation(t *testing.T) {
 // and leaves at the exit tick.
 func TestHolderWantingKeepsIt(t *testing.T) {
 	w := world(t, 4, map[string]any{"hold": 0})
-	request(w, 0, 3, 20) // the token reaches 3 at t=2
+	w.Request(0, 3, 20) // the token reaches 3 at t=2
 	w.Run(40)
 	if got := w.Entries(); !slices.Equal(got, []sim.NodeID{3}) {
 		t.Fatalf("entries %v", got)
@@ -135,7 +131,7 @@ func TestMessagesToObtain(t *testing.T) {
 	for _, n := range []int{2, 3, 5, 8} {
 		for k := 1; k <= n; k++ {
 			w := world(t, n, map[string]any{"hold": 50})
-			request(w, 0, sim.NodeID(k), 1)
+			w.Request(0, sim.NodeID(k), 1)
 			var at sim.Time = -1
 			w.Run(sim.Time(60 * n))
 			for _, e := range w.Rec.Events {
@@ -164,7 +160,7 @@ func TestMessagesToObtain(t *testing.T) {
 // delay enters at once, without a message.
 func TestRequestWhileHoldingIdle(t *testing.T) {
 	w := world(t, 3, map[string]any{"hold": 10})
-	request(w, 5, 1, 3)
+	w.Request(5, 1, 3)
 	w.Run(9)
 	if got := w.Entries(); !slices.Equal(got, []sim.NodeID{1}) || w.Count("TOKEN") != 1 {
 		t.Errorf("entries %v, TOKEN sends %v", got, tokens(w))
@@ -179,7 +175,7 @@ func TestRequestWhileHoldingIdle(t *testing.T) {
 func TestBypass(t *testing.T) {
 	w := world(t, 5, map[string]any{"holder": 4}) // the token reaches 2 at t=6
 	w.Crash(0, 3)
-	request(w, 10, 4, 2)
+	w.Request(10, 4, 2)
 	w.Run(60)
 	for _, m := range tokens(w) {
 		if m.To == 3 && m.T >= 5 {
@@ -205,12 +201,12 @@ func TestBypass(t *testing.T) {
 // served, one process at a time.
 func TestHolderCrash(t *testing.T) {
 	w := world(t, 5, nil)
-	request(w, 0, 3, 100)
+	w.Request(0, 3, 100)
 	w.Crash(20, 3)
 	requests := 0
 	for _, id := range []sim.NodeID{1, 2, 4, 5} {
-		request(w, 30, id, 3)
-		request(w, 300, id, 3)
+		w.Request(30, id, 3)
+		w.Request(300, id, 3)
 		requests += 2
 	}
 	w.Run(600)
@@ -237,7 +233,7 @@ func TestHolderCrash(t *testing.T) {
 func TestTokenSentToCrashingProcess(t *testing.T) {
 	w := world(t, 4, map[string]any{"hold": 0})
 	w.Crash(1, 2) // the token left 1 at t=0 and arrives at t=1
-	request(w, 20, 4, 2)
+	w.Request(20, 4, 2)
 	w.Run(300)
 	safe(t, w)
 	if got := made(w); len(got) != 1 || got[0].By != 4 {
@@ -252,7 +248,7 @@ func TestStaleTokenDiscarded(t *testing.T) {
 	w := world(t, 4, nil)
 	w.Crash(0, 1) // the boot holder
 	w.Inject(400, 2, 3, Token{By: -1})
-	request(w, 400, 3, 5)
+	w.Request(400, 3, 5)
 	w.Run(500)
 	safe(t, w)
 	if len(made(w)) != 1 {
@@ -272,7 +268,7 @@ func TestFalseSuspicion(t *testing.T) {
 	w := world(t, 4, map[string]any{"timeout": 30})
 	w.CommandArgs(0, 2, "request", nil) // until the release command
 	for _, id := range []sim.NodeID{1, 3, 4} {
-		request(w, 10, id, 2)
+		w.Request(10, id, 2)
 	}
 	w.Command(200, 2, "release")
 	w.Run(400)
@@ -294,7 +290,7 @@ func TestRejoinElection(t *testing.T) {
 	w := world(t, 5, map[string]any{"hold": 10})
 	w.Crash(33, 3) // just after it passed the token on, at t=32
 	w.Recover(100, 3)
-	request(w, 130, 3, 2)
+	w.Request(130, 3, 2)
 	w.Run(600)
 	safe(t, w)
 	if w.Count("ELECTION") == 0 {
@@ -318,7 +314,7 @@ func TestRecovery(t *testing.T) {
 	w.Recover(400, 4)
 	w.Recover(420, 2)
 	for _, id := range []sim.NodeID{1, 2, 3, 4} {
-		request(w, 500, id, 3)
+		w.Request(500, id, 3)
 	}
 	w.Run(900)
 	safe(t, w)
