@@ -3,6 +3,7 @@ package algotest
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"dsim/core/algo/mutex"
 	"dsim/core/check"
@@ -33,6 +34,19 @@ func (w *World) StampedEntries() []Stamped {
 		}
 	}
 	return out
+}
+
+// CheckStampedEntries fails the test unless the entries, written as
+// Stamped.String gives them ("t=2 1(ts=1)"), are want in order.
+func (w *World) CheckStampedEntries(want ...string) {
+	w.t.Helper()
+	var got []string
+	for _, e := range w.StampedEntries() {
+		got = append(got, e.String())
+	}
+	if !slices.Equal(got, want) {
+		w.t.Errorf("entries %v, want %v", got, want)
+	}
 }
 
 // Judge runs core/check's checkers of the named properties over the

@@ -21,21 +21,6 @@ func slow(t *testing.T, w *algotest.World, from, to sim.NodeID, latency float64)
 	}
 }
 
-func entered(w *algotest.World) []string {
-	var out []string
-	for _, e := range w.StampedEntries() {
-		out = append(out, e.String())
-	}
-	return out
-}
-
-func checkEntries(t *testing.T, w *algotest.World, want ...string) {
-	t.Helper()
-	if got := entered(w); !slices.Equal(got, want) {
-		t.Errorf("entries %v, want %v", got, want)
-	}
-}
-
 func checkQueue(t *testing.T, w *algotest.World, id sim.NodeID, want ...sim.NodeID) {
 	t.Helper()
 	got, _ := w.Get(id, keyQueue).([]sim.NodeID)
@@ -65,7 +50,7 @@ func TestUncontendedMessages(t *testing.T) {
 			if n == 1 {
 				want = "t=0 1(ts=1)"
 			}
-			checkEntries(t, w, want)
+			w.CheckStampedEntries(want)
 		})
 	}
 }
@@ -99,7 +84,7 @@ func TestEnterNeedsLaterMessageFromAll(t *testing.T) {
 		t.Fatalf("t=5: cs=%v with 3's REPLY still in flight, want wanted", got)
 	}
 	w.Run(0)
-	checkEntries(t, w, "t=11 1(ts=1)")
+	w.CheckStampedEntries("t=11 1(ts=1)")
 }
 
 // TestAnyLaterMessageCounts: the message need not be a REPLY. Both request
@@ -111,11 +96,11 @@ func TestAnyLaterMessageCounts(t *testing.T) {
 	w.Command(0, 1, "request")
 	w.Command(0, 2, "request")
 	w.Run(3)
-	checkEntries(t, w, "t=1 1(ts=1)")
+	w.CheckStampedEntries("t=1 1(ts=1)")
 	checkQueue(t, w, 2, 1, 2)
 	w.Command(3, 1, "release")
 	w.Run(0)
-	checkEntries(t, w, "t=1 1(ts=1)", "t=4 2(ts=1)")
+	w.CheckStampedEntries("t=1 1(ts=1)", "t=4 2(ts=1)")
 	checkQueue(t, w, 1, 2)
 	checkQueue(t, w, 2, 2)
 }
@@ -132,7 +117,7 @@ func TestEarlierStampIsNotLater(t *testing.T) {
 		t.Fatalf("t=5: cs=%v after a REPLY stamped (1,1), want wanted", got)
 	}
 	w.Run(0)
-	checkEntries(t, w, "t=11 2(ts=1)")
+	w.CheckStampedEntries("t=11 2(ts=1)")
 }
 
 // TestReleaseRemovesRequest: a RELEASE takes the sender's request out of
@@ -151,7 +136,7 @@ func TestReleaseRemovesRequest(t *testing.T) {
 	for _, id := range w.IDs() {
 		checkQueue(t, w, id, 2, 3)
 	}
-	checkEntries(t, w, "t=1 1(ts=1)", "t=4 2(ts=1)")
+	w.CheckStampedEntries("t=1 1(ts=1)", "t=4 2(ts=1)")
 	// 1's clock: its REQUEST 1, then witness and REPLY for each of the two
 	// REQUESTs (2, 3 and 4, 5), witness of the two REPLYs (6, 7), RELEASE 8.
 	if got := w.SentBy("RELEASE", 1); !slices.Equal(got, []any{Release{TS: 8}, Release{TS: 8}}) {
@@ -170,7 +155,7 @@ func TestConcurrentEntriesInStampOrder(t *testing.T) {
 		w.CommandArgs(10, id, "request", sim.Args{"duration": 2})
 	}
 	w.Run(0)
-	checkEntries(t, w, "t=2 4(ts=1)", "t=11 4(ts=8)", "t=14 1(ts=9)", "t=17 2(ts=9)", "t=20 3(ts=9)")
+	w.CheckStampedEntries("t=2 4(ts=1)", "t=11 4(ts=8)", "t=14 1(ts=9)", "t=17 2(ts=9)", "t=20 3(ts=9)")
 	if err := w.Judge(mutex.Ordering); err != nil {
 		t.Error(err)
 	}
@@ -235,7 +220,7 @@ func TestReplyOvertakesRequest(t *testing.T) {
 	w.At(0, reorder(1))
 	w.Command(0, 2, "request")
 	w.Run(0)
-	checkEntries(t, w, "t=1 1(ts=1)", "t=2 2(ts=1)")
+	w.CheckStampedEntries("t=1 1(ts=1)", "t=2 2(ts=1)")
 	if w.Judge(mutex.Safety) == nil {
 		t.Error("the safety checker saw no overlap")
 	}

@@ -14,17 +14,6 @@ func world(t *testing.T, n int) *algotest.World {
 	return algotest.New(t, algotest.Setup{Algo: "mutex.ricartagrawala", IDs: algotest.IDs(n)})
 }
 
-func checkEntries(t *testing.T, w *algotest.World, want ...string) {
-	t.Helper()
-	var got []string
-	for _, e := range w.StampedEntries() {
-		got = append(got, e.String())
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("entries %v, want %v", got, want)
-	}
-}
-
 func checkDeferred(t *testing.T, w *algotest.World, id sim.NodeID, want ...sim.NodeID) {
 	t.Helper()
 	got, _ := w.Get(id, keyDeferred).([]sim.NodeID)
@@ -60,7 +49,7 @@ func TestUncontendedMessages(t *testing.T) {
 			if n == 1 {
 				want = "t=0 1(ts=1)"
 			}
-			checkEntries(t, w, want)
+			w.CheckStampedEntries(want)
 		})
 	}
 }
@@ -105,7 +94,7 @@ func TestReleaseRepliesToDeferred(t *testing.T) {
 	// The three requests are stamped 3 (each process had seen 1's REQUEST
 	// stamped 1), so ids decide: 2 enters on 1's REPLY, 3 and 4 on the
 	// REPLYs 2 deferred, then 4 on 3's.
-	checkEntries(t, w, "t=2 1(ts=1)", "t=11 2(ts=3)", "t=14 3(ts=3)", "t=17 4(ts=3)")
+	w.CheckStampedEntries("t=2 1(ts=1)", "t=11 2(ts=3)", "t=14 3(ts=3)", "t=17 4(ts=3)")
 }
 
 // TestWantedRepliesToSmallerStamp is the seed's situation of two processes
@@ -121,7 +110,7 @@ func TestWantedRepliesToSmallerStamp(t *testing.T) {
 		checkDeferred(t, w, 2)
 		w.Command(5, 1, "release")
 		w.Run(0)
-		checkEntries(t, w, "t=2 1(ts=1)", "t=6 2(ts=1)")
+		w.CheckStampedEntries("t=2 1(ts=1)", "t=6 2(ts=1)")
 	})
 	t.Run("timestamp", func(t *testing.T) {
 		// 2 requests alone first, so 1's clock passes 2's: when both
@@ -135,7 +124,7 @@ func TestWantedRepliesToSmallerStamp(t *testing.T) {
 		checkDeferred(t, w, 1)
 		w.Command(15, 2, "release")
 		w.Run(0)
-		checkEntries(t, w, "t=2 2(ts=1)", "t=12 2(ts=2)", "t=16 1(ts=3)")
+		w.CheckStampedEntries("t=2 2(ts=1)", "t=12 2(ts=2)", "t=16 1(ts=3)")
 	})
 }
 
@@ -151,7 +140,7 @@ func TestStaleReplyIgnored(t *testing.T) {
 	w.Run(5)
 	checkCS(t, w, 1, "wanted")
 	w.Run(0)
-	checkEntries(t, w, "t=11 1(ts=1)")
+	w.CheckStampedEntries("t=11 1(ts=1)")
 }
 
 // TestSeedSweep: random requests and random latencies on links that
