@@ -100,10 +100,12 @@ type queue struct {
 	nextSlot int
 	nextAt   Time
 	peeked   bool
-	// hotAt is the tick slot last put an entry in a bucket for: slot
-	// appends to that bucket at once while it has room. Its bucket, when
-	// not empty, holds that tick: ticks are never scheduled before base.
+	// hotAt is the tick slot last put an entry in a bucket for, and hot
+	// that bucket: slot appends to it at once while it has room. The
+	// bucket, when not empty, holds that tick: ticks are never scheduled
+	// before base.
 	hotAt Time
+	hot   *bucket
 }
 
 // Where the next entry comes from when it is not in a bucket.
@@ -147,16 +149,31 @@ func (q *queue) push(at Time, e *event) { *q.slot(at) = *e }
 // writing the fields in place spares a copy of the whole entry. An entry
 // for the overflow heap takes its place in the heap order at the next
 // queue operation, once it is filled in.
-//
-// The common case, the tick last filled with room left in its tail chunk,
-// is settled first, before the heap and the window are looked at.
 func (q *queue) slot(at Time) *event {
-	if b := &q.b[int(at)&bucketMask]; at == q.hotAt && b.tail != nil && b.w < chunkLen {
-		e := &b.tail.ev[b.w]
-		b.w++
-		q.inBkt++
+	if e := q.hotSlot(at); e != nil {
 		return e
 	}
+	return q.place(at)
+}
+
+// hotSlot is slot in the common case, the tick last filled with room left
+// in its tail chunk, which it settles before the heap and the window are
+// looked at; otherwise it returns nil. It is small enough to be inlined
+// where messages are sent: under js/wasm a call costs as much as the rest
+// of this case.
+func (q *queue) hotSlot(at Time) *event {
+	if b := q.hot; at == q.hotAt && b != nil && b.tail != nil {
+		if w := uint(b.w); w < chunkLen {
+			b.w++
+			q.inBkt++
+			return &b.tail.ev[w]
+		}
+	}
+	return nil
+}
+
+// place is slot for any other case.
+func (q *queue) place(at Time) *event {
 	if at < q.nextAt {
 		q.peeked = false
 	}
@@ -180,7 +197,7 @@ func (q *queue) slot(at Time) *event {
 	e := &b.tail.ev[b.w]
 	b.w++
 	q.inBkt++
-	q.hotAt = at
+	q.hotAt, q.hot = at, b
 	return e
 }
 
@@ -248,19 +265,36 @@ func (q *queue) first() *event {
 // when the queue is empty. The entry stays valid, and is not reused, until
 // the next pop.
 //
-// As in slot, the common case comes first: the next entry is known, in a
-// bucket, and neither the last of its bucket nor of its chunk.
+// As in slot, the common case comes first, in popHot.
 func (q *queue) pop() (at Time, e *event, ok bool) {
-	if i := uint(q.nextSlot); q.peeked && i < nBuckets {
-		b := &q.b[i]
-		if r := b.r + 1; r < chunkLen && (r < b.w || b.head != b.tail) {
-			e = &b.head.ev[b.r]
-			b.r = r
-			q.inBkt--
-			q.base = q.nextAt
-			return q.nextAt, e, true
-		}
+	if e := q.popHot(); e != nil {
+		return q.nextAt, e, true
 	}
+	return q.popAny()
+}
+
+// popHot pops the next entry, due at nextAt, in the common case: it is
+// known, in a bucket, and neither the last of its bucket nor of its chunk.
+// Otherwise it returns nil and leaves the queue as it was.
+func (q *queue) popHot() *event {
+	i := uint(q.nextSlot)
+	if !q.peeked || i >= nBuckets {
+		return nil
+	}
+	b := &q.b[i]
+	r := b.r + 1
+	if r >= chunkLen || r >= b.w && b.head == b.tail {
+		return nil
+	}
+	e := &b.head.ev[b.r]
+	b.r = r
+	q.inBkt--
+	q.base = q.nextAt
+	return e
+}
+
+// popAny is pop for any other case.
+func (q *queue) popAny() (at Time, e *event, ok bool) {
 	if !q.peeked {
 		if _, ok := q.find(); !ok {
 			return 0, nil, false

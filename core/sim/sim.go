@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
+	"unsafe"
 
 	"dsim/core/trace"
 )
@@ -119,11 +120,15 @@ type Sim struct {
 	clocks []clock
 	kvFree []KV // room for the next processes' first state keys
 
-	events  uint64
-	stop    bool
-	kinds   []KindStats
-	reasons map[string]uint64
-	running bool
+	events uint64
+	// lastMsg is the message delivered or sent last and lastKind its kind
+	// index: see kindOf.
+	lastMsg  Message
+	lastKind int32
+	stop     bool
+	kinds    []KindStats
+	reasons  map[string]uint64
+	running  bool
 }
 
 // clock is a process's local clock setting: local = offset + t + floor(t*drift).
@@ -559,13 +564,28 @@ func (s *Sim) Step() bool {
 }
 
 // step processes the next queue entry, which peekLive found live.
+//
+// The common case, a delivery from the middle of a bucket to a live process
+// with tracing off and the network whole, is written out here rather than
+// left to pop and deliver: under js/wasm each call costs as much as the
+// work it would do.
 func (s *Sim) step() {
-	var e *event
-	s.now, e, _ = s.q.pop()
+	e := s.q.popHot()
+	if e != nil {
+		s.now = s.q.nextAt
+	} else {
+		s.now, e, _ = s.q.popAny()
+	}
 	s.events++
 	switch e.kind {
 	case evDeliver:
-		s.deliver(e)
+		if rt := &s.nodes[e.to]; rt.up && rt.crashed <= e.gen && !s.severed && len(s.observers) == 0 {
+			s.kinds[e.kindIx].Delivered++
+			s.lastMsg, s.lastKind = e.msg, e.kindIx
+			rt.node.Receive(rt, NodeID(e.fromID), e.msg)
+		} else {
+			s.deliver(e)
+		}
 		e.msg = nil // let the collector have delivered messages
 	case evTimer:
 		s.fire(e)
@@ -622,6 +642,7 @@ func (s *Sim) deliver(e *event) {
 			return
 		}
 	}
+	s.lastMsg, s.lastKind = e.msg, e.kindIx
 	rt.node.Receive(rt, from, e.msg)
 }
 
@@ -730,7 +751,7 @@ func (s *Sim) reachable(a, b int32) bool {
 func (s *Sim) send(from int32, to NodeID, j int32, m Message) {
 	s.msgID++
 	id := s.msgID
-	k := s.kindIndex(m.Kind())
+	k := s.kindOf(m)
 	s.kinds[k].Sent++
 	fromID := s.nodes[from].id
 	if s.tracing() {
@@ -769,12 +790,39 @@ func (s *Sim) send(from int32, to NodeID, j int32, m Message) {
 		if l != nil {
 			at = s.arrival(l, from, j)
 		}
-		// Field by field: a composite literal would be built aside and copied.
-		e := s.entry(at)
-		e.msg, e.tag, e.aux = m, "", id
-		e.to, e.from, e.fromID, e.kindIx, e.gen, e.kind = j, from, fromID, k, s.crashes, evDeliver
+		s.entry(at).message(m, id, j, from, fromID, k, s.crashes)
 	}
 }
+
+// message fills in a delivery entry field by field: a composite literal
+// would be built aside and copied.
+func (e *event) message(m Message, id uint64, to, from, fromID, kindIx int32, gen uint32) {
+	e.msg, e.tag, e.aux = m, "", id
+	e.to, e.from, e.fromID, e.kindIx, e.gen, e.kind = to, from, fromID, kindIx, gen, evDeliver
+}
+
+// kindOf returns the index of m's kind in s.kinds. A message that is the
+// same interface value as the one delivered or sent last (a message passed
+// on as received, or one of a zero-size type) has the same kind, since a
+// sent message must not change: the words are compared instead of calling
+// Kind and searching by name, twice the work of the rest of a send under
+// js/wasm. lastMsg holds that value, so its box cannot be reused for
+// another message meanwhile.
+func (s *Sim) kindOf(m Message) int32 {
+	if words(m) == words(s.lastMsg) {
+		return s.lastKind
+	}
+	return s.lookupKind(m)
+}
+
+func (s *Sim) lookupKind(m Message) int32 {
+	k := s.kindIndex(m.Kind())
+	s.lastMsg, s.lastKind = m, k
+	return k
+}
+
+// words is an interface value's two words: its type and its data.
+func words(m Message) [2]unsafe.Pointer { return *(*[2]unsafe.Pointer)(unsafe.Pointer(&m)) }
 
 // arrival draws when a message sent now on link l from process index from
 // to index to arrives.
