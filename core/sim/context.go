@@ -34,7 +34,7 @@ func (s *Sim) local(i int32, t Time) Time {
 // forget discards what process i had: its state, its timers (their queue
 // entries are now dead) and its random stream.
 func (s *Sim) forget(i int32) {
-	s.state[i] = nil
+	s.st.forget(i)
 	if s.timers != nil {
 		s.dead += len(s.timers[i])
 		s.timers[i] = nil
@@ -202,10 +202,6 @@ func (rt *nodeRT) Rand() *rand.Rand {
 	return r
 }
 
-// stateKeys is the room each process gets for its state keys at first:
-// algorithms keep a few.
-const stateKeys = 4
-
 func (rt *nodeRT) Set(key string, v any) {
 	if !rt.up {
 		return
@@ -215,14 +211,12 @@ func (rt *nodeRT) Set(key string, v any) {
 		panic(fmt.Sprintf("%v (key %q)", err, key))
 	}
 	s := rt.s
-	state := &s.state[rt.idx]
-	i := 0
-	for i < len(*state) && (*state)[i].Key != key {
-		i++
-	}
+	st, i := &s.st, rt.idx
+	k := st.key(key, true)
+	had := st.has(i, k)
 	var old any
-	if i < len(*state) {
-		old = (*state)[i].Value
+	if had {
+		old = st.get(i, k)
 		// Scalars compare with ==; when old is a list and v is not, their
 		// dynamic types differ and == is false without comparing slices.
 		if list && sameValue(old, v) || !list && old == v {
@@ -234,41 +228,18 @@ func (rt *nodeRT) Set(key string, v any) {
 	if list {
 		v = cloneValue(v) // the node may change its slice later; history must not
 	}
-	if i < len(*state) {
-		(*state)[i].Value = v
-	} else {
-		if *state == nil {
-			*state = s.newState()
-		}
-		*state = append(*state, KV{Key: key, Value: v})
+	st.put(i, k, v)
+	if !had {
+		st.add(i, k)
 	}
 	if s.tracing() {
-		ev := s.begin(trace.State, rt.idx)
+		ev := s.begin(trace.State, i)
 		ev.Key, ev.Old, ev.New = key, old, v
 		s.emit()
 	}
 }
 
-// newState hands out room for stateKeys keys from a shared block, so that a
-// million processes do not cost a million allocations; a process that
-// needs more keys grows its own slice.
-func (s *Sim) newState() []KV {
-	if len(s.kvFree) < stateKeys {
-		s.kvFree = make([]KV, stateKeys*min(len(s.nodes), 1024))
-	}
-	st := s.kvFree[:0:stateKeys]
-	s.kvFree = s.kvFree[stateKeys:]
-	return st
-}
-
-func (rt *nodeRT) Get(key string) any {
-	for _, kv := range rt.s.state[rt.idx] {
-		if kv.Key == key {
-			return kv.Value
-		}
-	}
-	return nil
-}
+func (rt *nodeRT) Get(key string) any { return rt.s.get(rt.idx, key) }
 
 func (rt *nodeRT) Log(format string, args ...any) {
 	s := rt.s

@@ -287,15 +287,21 @@ func (s *Sim) State(id NodeID) []KV {
 	if !ok {
 		return nil
 	}
-	return s.state[i]
+	return s.st.list(i)
 }
 
 // Get returns one observable value of process id (nil when unset).
 func (s *Sim) Get(id NodeID, key string) any {
-	for _, kv := range s.State(id) {
-		if kv.Key == key {
-			return kv.Value
-		}
+	i, ok := s.index(id)
+	if !ok {
+		return nil
+	}
+	return s.get(i, key)
+}
+
+func (s *Sim) get(i int32, key string) any {
+	if k := s.st.key(key, false); k >= 0 {
+		return s.st.get(i, k)
 	}
 	return nil
 }

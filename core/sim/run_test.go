@@ -493,3 +493,55 @@ func TestRunInsideAnEventPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestStateOrderPerProcess: each process lists its keys in the order it set
+// them, whatever order others used; a key set to nil stays listed, one never
+// set does not appear, and a crash forgets everything.
+func TestStateOrderPerProcess(t *testing.T) {
+	n := 2*statePage + 5 // state is stored in pages of processes
+	ids := make([]NodeID, n)
+	for i := range ids {
+		ids[i] = NodeID(i + 1)
+	}
+	mk := func(id NodeID) Node {
+		return &fnNode{start: func(ctx Context) {
+			if r := id % 3; r == 0 {
+				ctx.Set("b", int(id))
+				ctx.Set("a", true)
+			} else {
+				ctx.Set("a", false)
+				ctx.Set("gone", nil) // never set: not listed
+				ctx.Set("b", int(id))
+				if r == 2 {
+					ctx.Set("a", nil)
+				}
+			}
+		}}
+	}
+	s, _ := world(t, ids, DefaultLink, mk)
+	s.Run(Until{})
+	for _, id := range []NodeID{1, 2, 3, NodeID(statePage), NodeID(n)} {
+		var want []KV
+		switch id % 3 {
+		case 0:
+			want = []KV{{"b", int(id)}, {"a", true}}
+		case 1:
+			want = []KV{{"a", false}, {"b", int(id)}}
+		case 2:
+			want = []KV{{"a", nil}, {"b", int(id)}}
+		}
+		if got := s.State(id); !slices.Equal(got, want) {
+			t.Errorf("process %d: state %v, want %v", id, got, want)
+		}
+		if got := s.Get(id, "b"); got != int(id) {
+			t.Errorf("process %d: Get(b) = %v", id, got)
+		}
+	}
+	must(t, s.Crash(NodeID(n)))
+	if st, v := s.State(NodeID(n)), s.Get(NodeID(n), "b"); st != nil || v != nil {
+		t.Errorf("crashed process kept state %v, b=%v", st, v)
+	}
+	if v := s.Get(1, "never"); v != nil {
+		t.Errorf("Get of a key nobody set = %v", v)
+	}
+}

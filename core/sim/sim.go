@@ -111,14 +111,13 @@ type Sim struct {
 	actionID  uint64
 	actions   map[uint64]func()
 
-	// What processes rarely touch lives here, one entry per process,
-	// rather than in nodeRT: state, and from their first use timers, random
-	// streams and clock settings.
-	state  [][]KV
+	// What processes rarely touch lives here rather than in nodeRT: their
+	// state, and from their first use timers, random streams and clock
+	// settings.
+	st     stateStore
 	timers []map[string]uint64
 	rngs   []*rand.Rand
 	clocks []clock
-	kvFree []KV // room for the next processes' first state keys
 
 	events uint64
 	// lastMsg is the message delivered or sent last and lastKind its kind
@@ -195,7 +194,7 @@ func New(cfg Config) (*Sim, error) {
 		cfg:     cfg,
 		ids:     cfg.Topology.IDs,
 		nodes:   make([]nodeRT, n),
-		state:   make([][]KV, n),
+		st:      newStateStore(n),
 		latRng:  Stream(cfg.Seed, "latency", 0),
 		lossRng: Stream(cfg.Seed, "loss", 0),
 		actions: map[uint64]func(){},
