@@ -68,32 +68,37 @@ func Build(s Spec) (Graph, error) {
 	}
 	n := len(ids)
 	g := Graph{Topology: sim.Topology{Name: s.Kind, IDs: ids}, Kind: s.Kind}
-	adj := make([][]int32, n)
-	link := func(a, b int) {
-		if a != b && !slices.Contains(adj[a], int32(b)) {
-			adj[a] = append(adj[a], int32(b))
-		}
-	}
-	both := func(a, b int) { link(a, b); link(b, a) }
+	// gen names every arc of the topology, for rows.
+	var gen func(arc func(a, b int))
+	var adj [][]int32
 	switch s.Kind {
 	case "ring":
-		for i := range n {
-			link(i, (i+1)%n)
+		gen = func(arc func(a, b int)) {
+			for i := range n {
+				arc(i, (i+1)%n)
+			}
 		}
 	case "biring":
-		for i := range n {
-			link(i, (i+1)%n)
-			link(i, (i-1+n)%n)
+		gen = func(arc func(a, b int)) {
+			for i := range n {
+				arc(i, (i+1)%n)
+				arc(i, (i-1+n)%n)
+			}
 		}
 	case "complete":
-		adj = nil
 	case "star":
-		for i := 1; i < n; i++ {
-			both(0, i)
+		gen = func(arc func(a, b int)) {
+			for i := 1; i < n; i++ {
+				arc(0, i)
+				arc(i, 0)
+			}
 		}
 	case "line":
-		for i := 0; i+1 < n; i++ {
-			both(i, i+1)
+		gen = func(arc func(a, b int)) {
+			for i := 0; i+1 < n; i++ {
+				arc(i, i+1)
+				arc(i+1, i)
+			}
 		}
 	case "tree":
 		k := s.Arity
@@ -104,8 +109,11 @@ func Build(s Spec) (Graph, error) {
 			return Graph{}, fmt.Errorf("topology tree: arity must be at least 1, got %d", k)
 		}
 		g.Arity = k
-		for i := 1; i < n; i++ {
-			both((i-1)/k, i)
+		gen = func(arc func(a, b int)) {
+			for i := 1; i < n; i++ {
+				arc((i-1)/k, i)
+				arc(i, (i-1)/k)
+			}
 		}
 	case "grid":
 		c := s.Cols
@@ -118,12 +126,16 @@ func Build(s Spec) (Graph, error) {
 			return Graph{}, fmt.Errorf("topology grid: cols must be at least 1, got %d", c)
 		}
 		g.Cols = c
-		for i := range n {
-			if (i+1)%c != 0 && i+1 < n {
-				both(i, i+1)
-			}
-			if i+c < n {
-				both(i, i+c)
+		gen = func(arc func(a, b int)) {
+			for i := range n {
+				if (i+1)%c != 0 && i+1 < n {
+					arc(i, i+1)
+					arc(i+1, i)
+				}
+				if i+c < n {
+					arc(i, i+c)
+					arc(i+c, i)
+				}
 			}
 		}
 	case "random":
@@ -135,8 +147,38 @@ func Build(s Spec) (Graph, error) {
 		}
 		adj = randomGraph(n, s.P, s.Seed)
 	}
+	if gen != nil {
+		adj = rows(n, gen)
+	}
 	g.Adj = adj
 	return g, nil
+}
+
+// rows makes adjacency lists from the arcs gen names, each list in the
+// order of its arcs, without self-loops or an arc named twice in a row. gen
+// runs twice, to count then to place, so that the lists share one backing
+// array: a million processes cost a few allocations, not a million.
+func rows(n int, gen func(arc func(a, b int))) [][]int32 {
+	end := make([]int32, n+1) // list a is flat[end[a]:end[a+1]] once counted
+	gen(func(a, b int) { end[a+1]++ })
+	for i := range n {
+		end[i+1] += end[i]
+	}
+	flat := make([]int32, end[n])
+	fill := slices.Clone(end[:n])
+	gen(func(a, b int) {
+		if a != b && (fill[a] == end[a] || flat[fill[a]-1] != int32(b)) {
+			flat[fill[a]] = int32(b)
+			fill[a]++
+		}
+	})
+	adj := make([][]int32, n)
+	for a := range adj {
+		if fill[a] > end[a] {
+			adj[a] = flat[end[a]:fill[a]:fill[a]]
+		}
+	}
+	return adj
 }
 
 // randomGraph joins the processes by a random recursive tree (each one, in
@@ -144,7 +186,7 @@ func Build(s Spec) (Graph, error) {
 // adds every other pair with probability p. Lists come out sorted.
 func randomGraph(n int, p float64, seed uint64) [][]int32 {
 	r := sim.Stream(seed, "topology", 0)
-	adj := make([][]int32, n)
+	var edges [][2]int32
 	parent := make([]int32, n)
 	for i := range parent {
 		parent[i] = -1
@@ -153,19 +195,23 @@ func randomGraph(n int, p float64, seed uint64) [][]int32 {
 	for k := 1; k < n; k++ {
 		a, b := order[k], order[r.IntN(k)]
 		parent[a] = int32(b)
-		adj[a] = append(adj[a], int32(b))
-		adj[b] = append(adj[b], int32(a))
+		edges = append(edges, [2]int32{int32(a), int32(b)})
 	}
 	if p > 0 {
 		for a := range n {
 			for b := a + 1; b < n; b++ {
 				if r.Float64() < p && parent[a] != int32(b) && parent[b] != int32(a) {
-					adj[a] = append(adj[a], int32(b))
-					adj[b] = append(adj[b], int32(a))
+					edges = append(edges, [2]int32{int32(a), int32(b)})
 				}
 			}
 		}
 	}
+	adj := rows(n, func(arc func(a, b int)) {
+		for _, e := range edges {
+			arc(int(e[0]), int(e[1]))
+			arc(int(e[1]), int(e[0]))
+		}
+	})
 	for _, row := range adj {
 		slices.Sort(row)
 	}

@@ -303,3 +303,30 @@ func TestKindsAllBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildAllocsDoNotGrowWithN: the adjacency lists of the sparse
+// topologies share one backing array (a million-process ring used to cost a
+// million allocations).
+func TestBuildAllocsDoNotGrowWithN(t *testing.T) {
+	for _, kind := range []string{"ring", "biring", "star", "line", "tree", "grid", "random"} {
+		allocs := testing.AllocsPerRun(2, func() {
+			if _, err := Build(Spec{Kind: kind, N: 20000}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs > 32 {
+			t.Errorf("%s of 20000: %.0f allocations", kind, allocs)
+		}
+	}
+}
+
+// BenchmarkBuildRing builds the shuffled million-process ring of the
+// Chang-Roberts benchmark.
+func BenchmarkBuildRing(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Build(Spec{Kind: "ring", N: 1_000_000, First: 1, Shuffle: true, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
