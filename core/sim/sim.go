@@ -808,10 +808,21 @@ func (e *event) message(m Message, id uint64, to, from, fromID, kindIx int32, ge
 // js/wasm. lastMsg holds that value, so its box cannot be reused for
 // another message meanwhile.
 func (s *Sim) kindOf(m Message) int32 {
-	if words(m) == words(s.lastMsg) {
+	if same(m, s.lastMsg) {
 		return s.lastKind
 	}
 	return s.lookupKind(m)
+}
+
+// iface is the layout of an interface value: its type word and its data
+// word.
+type iface struct{ typ, data unsafe.Pointer }
+
+// same reports whether a and b are the same interface value. The words are
+// compared as a struct of two fields, which compiles to two comparisons:
+// as an array they are a call to memequal under js/wasm.
+func same(a, b Message) bool {
+	return *(*iface)(unsafe.Pointer(&a)) == *(*iface)(unsafe.Pointer(&b))
 }
 
 func (s *Sim) lookupKind(m Message) int32 {
@@ -819,9 +830,6 @@ func (s *Sim) lookupKind(m Message) int32 {
 	s.lastMsg, s.lastKind = m, k
 	return k
 }
-
-// words is an interface value's two words: its type and its data.
-func words(m Message) [2]unsafe.Pointer { return *(*[2]unsafe.Pointer)(unsafe.Pointer(&m)) }
 
 // arrival draws when a message sent now on link l from process index from
 // to index to arrives.
