@@ -206,9 +206,14 @@ func (rt *nodeRT) Set(key string, v any) {
 	if !rt.up {
 		return
 	}
-	list, err := listValue(v)
-	if err != nil {
-		panic(fmt.Sprintf("%v (key %q)", err, key))
+	list := false
+	switch v.(type) {
+	case bool, string, int, NodeID: // the usual values, settled without a call
+	default:
+		var err error
+		if list, err = listValue(v); err != nil {
+			panic(fmt.Sprintf("%v (key %q)", err, key))
+		}
 	}
 	s := rt.s
 	st, i := &s.st, rt.idx
@@ -217,9 +222,12 @@ func (rt *nodeRT) Set(key string, v any) {
 	var old any
 	if had {
 		old = st.get(i, k)
-		// Scalars compare with ==; when old is a list and v is not, their
-		// dynamic types differ and == is false without comparing slices.
-		if list && sameValue(old, v) || !list && old == v {
+		// Scalars compare with ==, after the words: a value set again is
+		// often the very same interface value (constants and small
+		// numbers are boxed once), and == is a call. When old is a list
+		// and v is not, their dynamic types differ and == is false
+		// without comparing slices.
+		if list && sameValue(old, v) || !list && (sameAny(old, v) || old == v) {
 			return
 		}
 	} else if v == nil {

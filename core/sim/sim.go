@@ -825,6 +825,11 @@ func same(a, b Message) bool {
 	return *(*iface)(unsafe.Pointer(&a)) == *(*iface)(unsafe.Pointer(&b))
 }
 
+// sameAny is same for values of any type.
+func sameAny(a, b any) bool {
+	return *(*iface)(unsafe.Pointer(&a)) == *(*iface)(unsafe.Pointer(&b))
+}
+
 func (s *Sim) lookupKind(m Message) int32 {
 	k := s.kindIndex(m.Kind())
 	s.lastMsg, s.lastKind = m, k
