@@ -35,8 +35,8 @@ commands:
         algorithms with their configuration, commands, state keys and
         messages; topologies; latency distributions
   api   the Lua scenario API reference (Markdown)
-  bench [--quick]
-        run the built-in benchmark suite and print a table
+  bench [--quick] [--runs N]
+        run the built-in benchmark suite and print a table (--runs: best of N)
   serve [--port N] [--dir DIR]
         serve the browser playground (built by ./build.sh) on 127.0.0.1
   help  this text

@@ -267,11 +267,16 @@ func TestAPI(t *testing.T) {
 }
 
 func TestBenchQuick(t *testing.T) {
-	code, out, errOut := dsim(t, "bench", "--quick")
+	code, out, errOut := dsim(t, "bench", "--quick", "--runs", "2")
 	wantCode(t, code, exitOK, errOut)
-	for _, row := range []string{"kernel, token ring", "M msgs/s", "allocs/event", "Chang-Roberts, all initiating", `Lua on("deliver") hook`, "ns/event", "JSONL tracing slowdown"} {
+	for _, row := range []string{"best of 2 runs", "kernel, token ring", "M msgs/s", "allocs/event", "Chang-Roberts, all initiating", `Lua on("deliver") hook`, "ns/event", "JSONL tracing slowdown"} {
 		if !strings.Contains(out, row) {
 			t.Errorf("the bench table lacks %q:\n%s", row, out)
 		}
+	}
+	code, _, errOut = dsim(t, "bench", "--runs", "0")
+	wantCode(t, code, exitError, errOut)
+	if !strings.Contains(errOut, "--runs must be between 1 and 100, got 0") {
+		t.Errorf("--runs 0: %s", errOut)
 	}
 }

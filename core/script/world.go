@@ -337,12 +337,20 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 		w.header.IDs[i] = int(id)
 	}
 	if g.Adj != nil {
+		// One backing array for all the lists: a large world would
+		// otherwise cost an allocation per process.
+		total := 0
+		for _, nb := range g.Adj {
+			total += len(nb)
+		}
+		flat := make([]int, 0, total)
 		w.header.Adj = make([][]int, len(g.Adj))
 		for i, nb := range g.Adj {
-			w.header.Adj[i] = make([]int, len(nb))
-			for k, j := range nb {
-				w.header.Adj[i][k] = int(g.IDs[j])
+			start := len(flat)
+			for _, j := range nb {
+				flat = append(flat, int(g.IDs[j]))
 			}
+			w.header.Adj[i] = flat[start:len(flat):len(flat)]
 		}
 	}
 	names := make([]string, 0, len(values))
