@@ -96,6 +96,9 @@ func (rt *nodeRT) Neighbor(dir int) NodeID {
 // duplicated or cut) with tracing off, is queued without calling send, whose
 // general path costs more than the queueing under js/wasm.
 func (rt *nodeRT) Send(to NodeID, m Message) {
+	if m == nil {
+		panic(errNilMessage)
+	}
 	if !rt.up {
 		return
 	}

@@ -27,8 +27,10 @@ type Duration = Time
 
 // Message is what nodes exchange. Each algorithm defines its own message
 // structs; exported fields (named by their json tag when present) appear in
-// the trace. A sent message is a value: the sender must not change it later,
-// and its Kind must depend on nothing but the value.
+// the trace. A sent message is a value: neither its sender nor a receiver
+// may change it (a duplicated message reaches its receiver twice, and the
+// kernel keeps the kind of a message passed on as received), and its Kind
+// must depend on nothing but the value.
 type Message interface{ Kind() string }
 
 // Node is an algorithm's process: a pure state machine that reacts to events

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -543,5 +545,50 @@ func TestStateOrderPerProcess(t *testing.T) {
 	}
 	if v := s.Get(1, "never"); v != nil {
 		t.Errorf("Get of a key nobody set = %v", v)
+	}
+}
+
+// TestStateManyKeys: a scenario may give every process keys of its own. The
+// store must keep each process's order, and not cost a column's worth of
+// memory per key.
+func TestStateManyKeys(t *testing.T) {
+	const n = 50_000
+	ids := make([]NodeID, n)
+	for i := range ids {
+		ids[i] = NodeID(i)
+	}
+	mk := func(id NodeID) Node {
+		return &fnNode{start: func(ctx Context) {
+			if id%2 == 0 {
+				ctx.Set("common", true)
+			}
+			ctx.Set(fmt.Sprintf("own%d", id), int(id))
+			ctx.Set("common", false)
+		}}
+	}
+	s, err := New(Config{Seed: 1, Topology: Topology{Name: "ring", IDs: ids}, Factory: mk, Link: DefaultLink})
+	must(t, err)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	s.Run(Until{})
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Errorf("%d processes with a key each allocated %d MB", n, grew>>20)
+	}
+	for _, id := range []NodeID{0, 1, 2, 4097, n - 1} {
+		own := KV{fmt.Sprintf("own%d", id), int(id)}
+		want := []KV{{"common", false}, own}
+		if id%2 == 1 {
+			want = []KV{own, {"common", false}}
+		}
+		if got := s.State(id); !slices.Equal(got, want) {
+			t.Errorf("process %d: state %v, want %v", id, got, want)
+		}
+		if got := s.Get(id, own.Key); got != int(id) {
+			t.Errorf("process %d: Get(%s) = %v", id, own.Key, got)
+		}
+	}
+	if got := s.Get(3, "own4"); got != nil {
+		t.Errorf("process 3 has process 4's key: %v", got)
 	}
 }

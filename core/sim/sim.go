@@ -748,6 +748,9 @@ func (s *Sim) reachable(a, b int32) bool {
 // the sender's index; hand-made messages are sent on behalf of a process too.
 // j is the index of to when the caller knows it, else -1.
 func (s *Sim) send(from int32, to NodeID, j int32, m Message) {
+	if m == nil {
+		panic(errNilMessage)
+	}
 	s.msgID++
 	id := s.msgID
 	k := s.kindOf(m)
@@ -835,6 +838,10 @@ func (s *Sim) lookupKind(m Message) int32 {
 	s.lastMsg, s.lastKind = m, k
 	return k
 }
+
+// errNilMessage is what sending a nil Message panics with: it is a bug in
+// the algorithm, and would otherwise be counted as the last kind sent.
+var errNilMessage = errors.New("sim: Send of a nil message")
 
 // arrival draws when a message sent now on link l from process index from
 // to index to arrives.

@@ -136,3 +136,44 @@ func TestTracingChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestUntracedCrashDropsMessagesInFlight: a message still in flight when its
+// receiver crashes is dropped even if the receiver has recovered by the time
+// it arrives, with tracing off too (the delivery shortcut checks the crash
+// counter).
+func TestUntracedCrashDropsMessagesInFlight(t *testing.T) {
+	got := 0
+	mk := func(id NodeID) Node {
+		return &fnNode{
+			start: func(ctx Context) {
+				if id == 1 && !Recovered(ctx) {
+					ctx.Send(2, ping{})
+				}
+			},
+			receive: func(Context, NodeID, Message) { got++ },
+		}
+	}
+	s, err := New(Config{Seed: 1, Topology: Topology{Name: "ring", IDs: []NodeID{1, 2}}, Factory: mk,
+		Link: Link{Latency: Dist{Kind: Constant, A: 50}}})
+	must(t, err)
+	s.At(5, func() { must(t, s.Crash(2)) })
+	s.At(10, func() { must(t, s.Recover(2)) })
+	s.Run(Until{})
+	if st := s.Stats(); got != 0 || st.DropReasons["crashed"] != 1 {
+		t.Fatalf("received %d, dropped %v", got, st.DropReasons)
+	}
+}
+
+func TestSendNilMessagePanics(t *testing.T) {
+	s, err := New(Config{Seed: 1, Topology: Topology{Name: "ring", IDs: []NodeID{1, 2}}, Link: DefaultLink,
+		Factory: func(NodeID) Node {
+			return &fnNode{start: func(ctx Context) { ctx.Send(ctx.Neighbor(1), nil) }}
+		}})
+	must(t, err)
+	defer func() {
+		if r := recover(); r != errNilMessage {
+			t.Fatalf("recovered %v, want %v", r, errNilMessage)
+		}
+	}()
+	s.Run(Until{})
+}
