@@ -132,8 +132,9 @@ step_unit() {
 # The same packages built for js/wasm and run under Node: core must behave
 # there exactly as natively, and ./scripts compares every scenario's JSONL
 # trace hash with the hashes committed from a native run.
-# ./wasm tests the playground's engine and UI code the same way.
-WASM_PACKAGES=(./core/... ./scripts ./wasm/...)
+# ./wasm tests the playground's engine and UI code the same way, ./internal/...
+# the js/wasm memory reservation.
+WASM_PACKAGES=(./core/... ./internal/... ./scripts ./wasm/...)
 
 step_wasm() {
 	need_wasm

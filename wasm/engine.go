@@ -10,6 +10,7 @@ import (
 
 	"dsim/core/script"
 	"dsim/core/trace"
+	"dsim/internal/wasmmem"
 )
 
 // RunRequest is one scenario run asked of the engine.
@@ -94,6 +95,10 @@ func serveEngine() {
 	// Chang-Roberts run takes about 15% less time), but not past 1 GiB.
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(1 << 30)
+	// Grown once for runs of a few hundred thousand processes, rather than
+	// a few megabytes at a time with a collection of V8's heap after each
+	// growth (see wasmmem); pages a run does not use cost no RAM.
+	wasmmem.Reserve(256 << 20)
 	run := js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) == 0 {
 			return nil

@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"runtime/debug"
+
+	"dsim/internal/wasmmem"
 )
 
 // tuneGC makes the collector run less often unless GOGC says otherwise. A
@@ -12,8 +14,13 @@ import (
 // less time; under Node, where the collector shares the one thread, the
 // million-process Chang-Roberts run about 15% less. Natively that run is
 // bound by memory latency and does not change.
+//
+// Built for js/wasm it also grows the memory once by the room a
+// million-process run takes, instead of letting V8 collect its own heap at
+// each of the hundred growths such a run would make (see wasmmem).
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
+	wasmmem.Reserve(512 << 20)
 }

@@ -1,0 +1,7 @@
+//go:build !(js && wasm)
+
+package wasmmem
+
+const enabled = false
+
+func collect() {}
