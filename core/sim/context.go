@@ -62,8 +62,11 @@ func (rt *nodeRT) Peers() []NodeID {
 
 func (rt *nodeRT) Neighbors() []NodeID {
 	s := rt.s
-	if s.nbrOff == nil {
+	if s.cfg.Topology.Adj == nil {
 		return rt.Peers()
+	}
+	if s.nbrOff == nil {
+		s.flattenAdj()
 	}
 	lo, hi := s.nbrOff[rt.idx], s.nbrOff[rt.idx+1]
 	return s.nbrs[lo:hi:hi]

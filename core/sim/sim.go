@@ -74,7 +74,7 @@ type Sim struct {
 	dense  []int32  // id-minID -> index+1, when ids are compact
 	minID  NodeID
 	byID   map[NodeID]int32
-	nbrs   []NodeID // Adj as ids, node i's at nbrs[nbrOff[i]:nbrOff[i+1]]
+	nbrs   []NodeID // Adj as ids, node i's at nbrs[nbrOff[i]:nbrOff[i+1]], from the first Neighbors
 	nbrOff []int32
 
 	links  map[uint64]*Link
@@ -210,7 +210,7 @@ func New(cfg Config) (*Sim, error) {
 	if err := s.indexIDs(); err != nil {
 		return nil, err
 	}
-	if err := s.indexAdj(cfg.Topology.Adj); err != nil {
+	if err := s.checkAdj(cfg.Topology.Adj); err != nil {
 		return nil, err
 	}
 	for i, id := range s.ids {
@@ -256,9 +256,9 @@ func (s *Sim) indexIDs() error {
 	return nil
 }
 
-// indexAdj checks the adjacency and flattens it into ids, so Neighbors
-// allocates nothing.
-func (s *Sim) indexAdj(adj [][]int32) error {
+// checkAdj checks the adjacency. Neighbors flattens it into ids when first
+// called (see flattenAdj): algorithms that only walk a ring never do.
+func (s *Sim) checkAdj(adj [][]int32) error {
 	if adj == nil {
 		return nil
 	}
@@ -266,24 +266,32 @@ func (s *Sim) indexAdj(adj [][]int32) error {
 	if len(adj) != n {
 		return fmt.Errorf("sim: adjacency has %d rows for %d processes", len(adj), n)
 	}
-	total := 0
 	for i, row := range adj {
 		for _, j := range row {
 			if j < 0 || int(j) >= n {
 				return fmt.Errorf("sim: adjacency of process %d names index %d, outside [0, %d)", s.ids[i], j, n)
 			}
 		}
+	}
+	return nil
+}
+
+// flattenAdj turns the adjacency into ids in one array, so that Neighbors
+// allocates nothing.
+func (s *Sim) flattenAdj() {
+	adj := s.cfg.Topology.Adj
+	total := 0
+	for _, row := range adj {
 		total += len(row)
 	}
 	s.nbrs = make([]NodeID, 0, total)
-	s.nbrOff = make([]int32, n+1)
+	s.nbrOff = make([]int32, len(adj)+1)
 	for i, row := range adj {
 		for _, j := range row {
 			s.nbrs = append(s.nbrs, s.ids[j])
 		}
 		s.nbrOff[i+1] = int32(len(s.nbrs))
 	}
-	return nil
 }
 
 func (s *Sim) index(id NodeID) (int32, bool) {
