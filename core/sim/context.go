@@ -223,17 +223,15 @@ func (rt *nodeRT) Set(key string, v any) {
 	}
 	s := rt.s
 	st, i := &s.st, rt.idx
-	k := st.key(key, true)
+	k := st.constKey(key)
+	if k < 0 {
+		k = st.key(key, true)
+	}
 	had := st.has(i, k)
 	var old any
 	if had {
 		old = st.get(i, k)
-		// Scalars compare with ==, after the words: a value set again is
-		// often the very same interface value (constants and small
-		// numbers are boxed once), and == is a call. When old is a list
-		// and v is not, their dynamic types differ and == is false
-		// without comparing slices.
-		if list && sameValue(old, v) || !list && (sameAny(old, v) || old == v) {
+		if list && sameValue(old, v) || !list && sameScalar(old, v) {
 			return
 		}
 	} else if v == nil {

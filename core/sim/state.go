@@ -59,9 +59,21 @@ func newStateStore(n int) stateStore {
 	return stateStore{of: make([]int32, n), shapes: []shape{{parent: -1, key: -1}}}
 }
 
+// constKey finds key name among the first keys by its pointer and length
+// alone, and returns -1 when that does not settle it. Keys are nearly
+// always string constants of the algorithm, the same pointer at every Set:
+// this part is small enough to be inlined into Set.
+func (st *stateStore) constKey(name string) int32 {
+	for k, s := range st.keys[:min(len(st.keys), fewKeys)] {
+		if unsafe.StringData(s) == unsafe.StringData(name) && len(s) == len(name) {
+			return int32(k)
+		}
+	}
+	return -1
+}
+
 // key returns the index of key name, adding it if add is set (else -1 when
-// it is unknown). Keys are nearly always string constants of the algorithm,
-// so comparing the pointers first usually settles it.
+// it is unknown).
 func (st *stateStore) key(name string, add bool) int32 {
 	if st.index != nil {
 		if k, ok := st.index[name]; ok {
@@ -113,7 +125,19 @@ func (st *stateStore) get(i, k int32) any {
 	return nil
 }
 
+// put stores process i's value of key k. The common case, a page that
+// already exists, is small enough to be inlined.
 func (st *stateStore) put(i, k int32, v any) {
+	if c := &st.cols[k]; c.pages != nil {
+		if p := c.pages[i/statePage]; p != nil {
+			p[i%statePage] = v
+			return
+		}
+	}
+	st.place(i, k, v)
+}
+
+func (st *stateStore) place(i, k int32, v any) {
 	c := &st.cols[k]
 	if c.pages == nil {
 		if v == nil {

@@ -65,6 +65,33 @@ func sameValue(a, b any) bool {
 	return a == b
 }
 
+// sameScalar compares two observable values of which v is not a list: the
+// usual types one by one, the others with ==. A value set again is often the
+// very same interface value (constants and small numbers are boxed once),
+// which the words settle first; under js/wasm == is two calls. When old is
+// a list and v is not, their dynamic types differ and == is false without
+// comparing slices.
+func sameScalar(old, v any) bool {
+	if sameAny(old, v) {
+		return true
+	}
+	switch x := v.(type) {
+	case bool:
+		y, ok := old.(bool)
+		return ok && x == y
+	case int:
+		y, ok := old.(int)
+		return ok && x == y
+	case NodeID:
+		y, ok := old.(NodeID)
+		return ok && x == y
+	case string:
+		y, ok := old.(string)
+		return ok && x == y
+	}
+	return old == v
+}
+
 // listValue reports whether an observable value is a list, and rejects
 // values the trace cannot encode faithfully.
 func listValue(v any) (bool, error) {
