@@ -46,7 +46,9 @@ failed, 2 a script error (reported as FILE:LINE: message) or bad usage.
 `
 
 func main() {
-	tuneGC()
+	if len(os.Args) > 1 {
+		tuneGC(os.Args[1])
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -13,7 +13,8 @@ import (
 )
 
 // Topology is the shape the kernel needs: the processes in ring order and
-// who is adjacent to whom. Package topo builds these.
+// who is adjacent to whom. Package topo builds these. The kernel keeps the
+// slices rather than copies: do not change them after New.
 type Topology struct {
 	Name string
 	IDs  []NodeID // ring order: Context.Neighbor walks it
