@@ -37,8 +37,13 @@ const (
 	// snapshotEvery is the replay's snapshot interval: seeking replays at
 	// most this many events.
 	snapshotEvery = 512
-	// nodesPerStep is how many processes the topology draws per task.
+	// nodesPerStep is how many processes the topology draws at a time, and
+	// drawSlice how long it keeps drawing in one task, in milliseconds.
+	// Every task ends in a frame whose style and layout cover all the
+	// processes drawn so far: drawing a fixed few per task made a world of
+	// 20,000 processes take 30 s, a slice of time takes a few dozen frames.
 	nodesPerStep = 60
+	drawSlice    = 12
 )
 
 // fallbackScenario is the editor's text when nothing is stored and no
@@ -643,7 +648,14 @@ func (a *app) showWorld(i int, then func()) {
 			a.install(r, spacetime.New(r))
 			return false
 		}},
-		{"draw the topology", func() bool { return a.topo.addNodes(nodesPerStep) }},
+		{"draw the topology", func() bool {
+			for start := now(); a.topo.addNodes(nodesPerStep); {
+				if now()-start >= drawSlice {
+					return true
+				}
+			}
+			return false
+		}},
 		{"fill the log", func() bool {
 			a.log.reset()
 			return false

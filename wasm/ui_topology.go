@@ -108,7 +108,9 @@ func (t *topoView) reset() {
 	root.Call("insertBefore", rawSVG("path", "class", "edge", "d", lines.String()), t.hot)
 	root.Call("insertBefore", rawSVG("path", "class", "edge-head", "d", heads.String()), t.hot)
 
-	t.group = add(rawSVG("g", "class", "nodes"))
+	// The processes are drawn into a group that joins the page once they
+	// are all in it (see addNodes).
+	t.group = rawSVG("g", "class", "nodes")
 	t.tmpl = rawSVG("g", "class", "node", "tabindex", "0", "role", "button")
 	t.tmpl.Call("appendChild", rawSVG("circle", "r", f1(r)))
 	if r >= 1.8 {
@@ -120,7 +122,10 @@ func (t *topoView) reset() {
 }
 
 // addNodes draws up to n more processes and reports whether some remain:
-// a world of hundreds of processes is drawn over several tasks.
+// a world of hundreds of processes is drawn over several tasks. They join
+// the page together after the last one: every frame in between would
+// otherwise work out the style and layout of all those drawn so far, which
+// made a world of 20,000 processes take seconds.
 func (t *topoView) addNodes(n int) bool {
 	a := t.a
 	if a.r == nil {
@@ -141,7 +146,13 @@ func (t *topoView) addNodes(n int) bool {
 		t.nodes = append(t.nodes, g)
 		t.class = append(t.class, "node")
 	}
-	return len(t.nodes) < len(a.r.Nodes)
+	if len(t.nodes) < len(a.r.Nodes) {
+		return true
+	}
+	if t.group.Get("parentNode").IsNull() {
+		t.root.Underlying().Call("insertBefore", t.group, t.msgs)
+	}
+	return false
 }
 
 // update colours the processes for view v and places the messages.
