@@ -820,7 +820,7 @@ func (e *event) message(m Message, id uint64, to, from, fromID, kindIx int32, ge
 // js/wasm. lastMsg holds that value, so its box cannot be reused for
 // another message meanwhile.
 func (s *Sim) kindOf(m Message) int32 {
-	if same(m, s.lastMsg) {
+	if sameAny(m, s.lastMsg) {
 		return s.lastKind
 	}
 	return s.lookupKind(m)
@@ -830,14 +830,10 @@ func (s *Sim) kindOf(m Message) int32 {
 // word.
 type iface struct{ typ, data unsafe.Pointer }
 
-// same reports whether a and b are the same interface value. The words are
-// compared as a struct of two fields, which compiles to two comparisons:
-// as an array they are a call to memequal under js/wasm.
-func same(a, b Message) bool {
-	return *(*iface)(unsafe.Pointer(&a)) == *(*iface)(unsafe.Pointer(&b))
-}
-
-// sameAny is same for values of any type.
+// sameAny reports whether a and b are the same interface value: the same
+// dynamic type and the same data word. The words are compared as a struct
+// of two fields, which compiles to two comparisons: as an array they are a
+// call to memequal under js/wasm.
 func sameAny(a, b any) bool {
 	return *(*iface)(unsafe.Pointer(&a)) == *(*iface)(unsafe.Pointer(&b))
 }
