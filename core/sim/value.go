@@ -77,19 +77,21 @@ func sameScalar(old, v any) bool {
 	}
 	switch x := v.(type) {
 	case bool:
-		y, ok := old.(bool)
-		return ok && x == y
+		return holds(old, x)
 	case int:
-		y, ok := old.(int)
-		return ok && x == y
+		return holds(old, x)
 	case NodeID:
-		y, ok := old.(NodeID)
-		return ok && x == y
+		return holds(old, x)
 	case string:
-		y, ok := old.(string)
-		return ok && x == y
+		return holds(old, x)
 	}
 	return old == v
+}
+
+// holds reports whether old is a T equal to x.
+func holds[T comparable](old any, x T) bool {
+	y, ok := old.(T)
+	return ok && x == y
 }
 
 // listValue reports whether an observable value is a list, and rejects
