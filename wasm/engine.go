@@ -97,7 +97,8 @@ func serveEngine() {
 	debug.SetMemoryLimit(1 << 30)
 	// Grown once for runs of a few hundred thousand processes, rather than
 	// a few megabytes at a time with a collection of V8's heap after each
-	// growth (see wasmmem); pages a run does not use cost no RAM.
+	// growth, and the collector waits until runs have filled them (see
+	// wasmmem); pages a run does not use cost no RAM.
 	wasmmem.Reserve(256 << 20)
 	run := js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) == 0 {

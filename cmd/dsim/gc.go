@@ -17,9 +17,10 @@ import (
 //
 // Built for js/wasm, the commands that run scenarios also grow the memory
 // once by the room a million-process run takes, instead of letting V8
-// collect its own heap at each of the hundred growths such a run would make
-// (see wasmmem). It takes about 0.2 s under Node, which help and list
-// need not pay.
+// collect its own heap at each of the hundred growths such a run would make,
+// and hold the collector off until the heap has filled that room (see
+// wasmmem): a million-process run then never collects. It takes about
+// 0.2 s under Node, which help and list need not pay.
 func tuneGC(cmd string) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)

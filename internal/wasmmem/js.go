@@ -2,8 +2,4 @@
 
 package wasmmem
 
-import "runtime"
-
 const enabled = true
-
-func collect() { runtime.GC() }

@@ -3,7 +3,9 @@
 package wasmmem
 
 import (
+	"math"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"testing"
 )
@@ -21,9 +23,6 @@ func read(names ...string) []uint64 {
 	}
 	return out
 }
-
-// mapped is the memory Go has taken from the WebAssembly memory so far.
-func mapped() uint64 { return read("/memory/classes/total:bytes")[0] }
 
 // free is the heap memory Go holds without using it.
 func free() uint64 {
@@ -52,4 +51,53 @@ func TestReserveGrowsOnce(t *testing.T) {
 		t.Errorf("64 MiB of allocations grew the memory from %d to %d bytes after the reservation", after, now)
 	}
 	runtime.KeepAlive(keep)
+}
+
+// sink keeps the compiler from dropping the test's garbage unallocated.
+var sink []byte
+
+// garbage allocates n bytes that are dead at once, writing one byte of
+// every megabyte as a run would.
+func garbage(n int) {
+	for range n >> 20 {
+		sink = make([]byte, 1<<20)
+		sink[0] = 1
+	}
+	sink = nil
+}
+
+// TestReserveHoldsCollection: no collection runs while the heap fills the
+// reservation; once it is full one does, and the pacing set before the
+// reservation comes back.
+func TestReserveHoldsCollection(t *testing.T) {
+	release(hold.gen) // the hold of an earlier test
+	defer debug.SetGCPercent(debug.SetGCPercent(300))
+	Reserve(96 << 20)
+	const cycles = "/gc/cycles/total:gc-cycles"
+	before := read(cycles)[0]
+	garbage(64 << 20)
+	if n := read(cycles)[0] - before; n != 0 {
+		t.Fatalf("%d collections ran while 64 MiB of a 96 MiB reservation filled up", n)
+	}
+	if pct := debug.SetGCPercent(-1); pct != -1 {
+		t.Fatalf("during the hold GOGC is %d, want off", pct)
+	}
+	garbage(256 << 20)
+	if n := read(cycles)[0] - before; n == 0 {
+		t.Fatal("no collection ran after 320 MiB of garbage in a 96 MiB reservation")
+	}
+	for range 100 {
+		runtime.Gosched()
+		if pct := debug.SetGCPercent(-1); pct != -1 {
+			debug.SetGCPercent(pct)
+			if pct != 300 {
+				t.Fatalf("after the hold GOGC is %d, want the 300 set before", pct)
+			}
+			if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
+				t.Fatalf("after the hold the memory limit is %d, want none", limit)
+			}
+			return
+		}
+	}
+	t.Fatal("the pacing did not come back after the first collection")
 }
