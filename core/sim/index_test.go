@@ -27,3 +27,47 @@ func TestIndex(t *testing.T) {
 type wrapped struct{ Context }
 
 func (w wrapped) Unwrap() Context { return w.Context }
+
+// TestQuickSuccessor: the kernel's Context answers with the successor while
+// nobody is suspected, and a Send to it arrives there; once a process is
+// suspected, or for a Context the kernel did not make, the caller is sent
+// to ask the Context.
+func TestQuickSuccessor(t *testing.T) {
+	type answer struct {
+		id NodeID
+		ok bool
+	}
+	var got []answer
+	var reached []NodeID
+	ask := func(ctx Context) NodeID {
+		id, ok := QuickSuccessor(ctx)
+		got = append(got, answer{id, ok})
+		return id
+	}
+	s, _ := world(t, []NodeID{7, 3, 9}, DefaultLink, func(id NodeID) Node {
+		return &fnNode{
+			start: func(ctx Context) {
+				if id == 7 {
+					ctx.Send(ask(ctx), msg{})
+					ask(wrapped{ctx})
+					ctx.SetTimer(20, "again")
+				}
+			},
+			receive: func(ctx Context, _ NodeID, _ Message) { reached = append(reached, ctx.Self()) },
+			timer:   func(ctx Context, _ string) { ask(ctx) },
+		}
+	}, func(c *Config) { c.DetectDelay = 5 })
+	s.At(10, func() {
+		if err := s.Crash(9); err != nil {
+			t.Error(err)
+		}
+	})
+	s.Run(Until{})
+	want := []answer{{3, true}, {0, false}, {0, false}}
+	if !slices.Equal(got, want) {
+		t.Errorf("answers %v, want %v (successor at boot, wrapped, with 9 suspected)", got, want)
+	}
+	if !slices.Equal(reached, []NodeID{3}) {
+		t.Errorf("the message sent to the answer reached %v, want [3]", reached)
+	}
+}

@@ -35,3 +35,17 @@ func kernelOf(ctx Context) *nodeRT {
 		}
 	}
 }
+
+// QuickSuccessor returns ctx.Neighbor(1) when the kernel can tell at once
+// that the failure detector trusts it: ctx is the kernel's own Context and
+// no process is suspected. Otherwise ok is false and the caller asks ctx.
+// Ring algorithms ask for each message they pass on; under js/wasm this
+// spares the two calls that asking takes, a tenth of the time of a
+// million-process election.
+func QuickSuccessor(ctx Context) (id NodeID, ok bool) {
+	if rt, isRT := ctx.(*nodeRT); isRT && rt.s.nSuspect == 0 {
+		rt.hintID, rt.hint = rt.succ, rt.succIdx+1
+		return NodeID(rt.succ), true
+	}
+	return 0, false
+}

@@ -90,7 +90,10 @@ func CheckCommand(name string, args sim.Args, known ...string) error {
 // this process itself when it suspects every other one, so a lone survivor
 // still completes its election.
 func Successor(ctx sim.Context) sim.NodeID {
-	next, _ := Toward(ctx, ctx.Self())
+	if id, ok := sim.QuickSuccessor(ctx); ok {
+		return id
+	}
+	next, _ := walk(ctx, ctx.Self())
 	return next
 }
 
@@ -99,9 +102,14 @@ func Successor(ctx sim.Context) sim.NodeID {
 // because the detector suspects it: the message could then only circle, so
 // the caller drops it.
 func Toward(ctx sim.Context, owner sim.NodeID) (next sim.NodeID, ok bool) {
-	if id := ctx.Neighbor(1); !ctx.Suspected(id) {
-		return id, true // the common case, in two calls
+	if id, ok := sim.QuickSuccessor(ctx); ok {
+		return id, true
 	}
+	return walk(ctx, owner)
+}
+
+// walk is Toward asking ctx.
+func walk(ctx sim.Context, owner sim.NodeID) (next sim.NodeID, ok bool) {
 	n := ctx.N()
 	for d := 1; d < n; d++ {
 		id := ctx.Neighbor(d)
