@@ -227,10 +227,14 @@ func (rt *nodeRT) Set(key string, v any) {
 	if k < 0 {
 		k = st.key(key, true)
 	}
-	had := st.has(i, k)
+	had, cell := st.has(i, k), st.cell(i, k)
 	var old any
 	if had {
-		old = st.get(i, k)
+		if cell != nil {
+			old = *cell
+		} else {
+			old = st.get(i, k)
+		}
 		if list && sameValue(old, v) || !list && sameScalar(old, v) {
 			return
 		}
@@ -240,7 +244,11 @@ func (rt *nodeRT) Set(key string, v any) {
 	if list {
 		v = cloneValue(v) // the node may change its slice later; history must not
 	}
-	st.put(i, k, v)
+	if cell != nil {
+		*cell = v
+	} else {
+		st.place(i, k, v)
+	}
 	if !had {
 		st.add(i, k)
 	}

@@ -31,8 +31,11 @@ const fewKeys = 16
 // shape, then key.
 type shape struct {
 	parent, key, depth int32
-	next               []shapeStep // the shapes one more key leads to
-	nextMap            map[int32]int32
+	// mask has bit k set for each key k < 64 of the shape, so that asking
+	// whether a process has such a key takes one look.
+	mask    uint64
+	next    []shapeStep // the shapes one more key leads to
+	nextMap map[int32]int32
 }
 
 type shapeStep struct{ key, to int32 }
@@ -106,6 +109,9 @@ func (st *stateStore) key(name string, add bool) int32 {
 
 // has reports whether process i has key k.
 func (st *stateStore) has(i, k int32) bool {
+	if k < 64 {
+		return st.shapes[st.of[i]].mask&(1<<k) != 0
+	}
 	for s := st.of[i]; s != 0; s = st.shapes[s].parent {
 		if st.shapes[s].key == k {
 			return true
@@ -125,14 +131,23 @@ func (st *stateStore) get(i, k int32) any {
 	return nil
 }
 
-// put stores process i's value of key k. The common case, a page that
-// already exists, is small enough to be inlined.
-func (st *stateStore) put(i, k int32, v any) {
+// cell returns where process i's value of key k is kept when that is a
+// page that exists, else nil: a Set of a key that most processes have
+// then reads and writes the value in one place.
+func (st *stateStore) cell(i, k int32) *any {
 	if c := &st.cols[k]; c.pages != nil {
 		if p := c.pages[i/statePage]; p != nil {
-			p[i%statePage] = v
-			return
+			return &p[i%statePage]
 		}
+	}
+	return nil
+}
+
+// put stores process i's value of key k.
+func (st *stateStore) put(i, k int32, v any) {
+	if c := st.cell(i, k); c != nil {
+		*c = v
+		return
 	}
 	st.place(i, k, v)
 }
@@ -202,7 +217,11 @@ func (st *stateStore) add(i, k int32) {
 		}
 		sh.nextMap[k] = to
 	}
-	st.shapes = append(st.shapes, shape{parent: from, key: k, depth: sh.depth + 1})
+	mask := sh.mask
+	if k < 64 {
+		mask |= 1 << k
+	}
+	st.shapes = append(st.shapes, shape{parent: from, key: k, depth: sh.depth + 1, mask: mask})
 	st.of[i] = to
 }
 
