@@ -111,6 +111,67 @@ func TestStopFromObserver(t *testing.T) {
 	}
 }
 
+// TestLimitsInsideATick: the event counts and Stop take effect between any
+// two events, also among the many of one tick, which Run takes in a tight
+// loop; with and without tracing.
+func TestLimitsInsideATick(t *testing.T) {
+	const n = 12
+	mk := func(id NodeID) Node {
+		return &fnNode{start: func(ctx Context) {
+			if id == 1 {
+				ctx.Broadcast(msg{})
+			}
+		}}
+	}
+	build := func(traced bool, opt ...func(*Config)) *Sim {
+		cfg := Config{Seed: 1, Topology: Topology{Name: "complete", IDs: ringIDs(n)}, Factory: mk, Link: DefaultLink}
+		for _, o := range opt {
+			o(&cfg)
+		}
+		s, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if traced {
+			s.Observe(func(*trace.Event) {})
+		}
+		return s
+	}
+	for _, traced := range []bool{false, true} {
+		// n boots at t=0, then n-1 deliveries at t=1.
+		for k := uint64(1); k < 2*n-1; k++ {
+			if res := build(traced).Run(Until{Events: k}); res.Reason != EventCount || res.Events != k {
+				t.Errorf("traced %v, Until{Events: %d}: %+v", traced, k, res)
+			}
+			if res := build(traced, func(c *Config) { c.MaxEvents = k }).Run(Until{}); res.Reason != EventLimit || res.Events != k {
+				t.Errorf("traced %v, MaxEvents %d: %+v", traced, k, res)
+			}
+		}
+		// A scenario action due at t=1 comes before the deliveries, which
+		// were scheduled later.
+		s := build(traced)
+		s.At(1, s.Stop)
+		if res := s.Run(Until{}); res.Reason != Stopped || res.Events != n+1 || s.Stats().Delivered != 0 {
+			t.Errorf("traced %v, stopped at t=1: %+v after %d deliveries", traced, res, s.Stats().Delivered)
+		}
+		if res := s.Run(Until{}); res.Reason != Quiescent || res.Events != n-1 {
+			t.Errorf("traced %v, the run resumed: %+v", traced, res)
+		}
+	}
+	s := build(false)
+	delivered := 0
+	s.Observe(func(e *trace.Event) {
+		if e.Type == trace.Deliver {
+			if delivered++; delivered == 3 {
+				s.Stop()
+			}
+		}
+	})
+	if res := s.Run(Until{}); res.Reason != Stopped || res.Events != n+3 || delivered != 3 {
+		t.Errorf("stopped by an observer at the third delivery: %+v after %d deliveries", res, delivered)
+	}
+}
+
 func TestStats(t *testing.T) {
 	mk := func(id NodeID) Node {
 		return &fnNode{start: func(ctx Context) {

@@ -494,6 +494,19 @@ func (s *Sim) Run(u Until) Result {
 			runtime.Gosched()
 		}
 		s.step()
+		// Then the next events, for as long as the checks above would pass
+		// without doing anything: no predicate to ask, not stopped, no dead
+		// entry, the next entry known (it is then due now, so within the
+		// limit), no count reached and no yield due. Under js/wasm this is a
+		// tenth of the bare kernel's time per event (token ring, side by
+		// side).
+		if u.Pred != nil {
+			continue
+		}
+		end := min(stopAt, maxEvents, (s.events+yieldEvery-1)&^(yieldEvery-1))
+		for s.events < end && !s.stop && s.dead == 0 && s.q.peeked {
+			s.step()
+		}
 	}
 }
 
