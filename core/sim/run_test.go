@@ -147,9 +147,14 @@ func TestLimitsInsideATick(t *testing.T) {
 				t.Errorf("traced %v, MaxEvents %d: %+v", traced, k, res)
 			}
 		}
+		s := build(traced)
+		pred := func() bool { return s.Stats().Delivered == 3 }
+		if res := s.Run(Until{Pred: pred}); res.Reason != Predicate || res.Events != n+3 {
+			t.Errorf("traced %v, until the third delivery: %+v", traced, res)
+		}
 		// A scenario action due at t=1 comes before the deliveries, which
 		// were scheduled later.
-		s := build(traced)
+		s = build(traced)
 		s.At(1, s.Stop)
 		if res := s.Run(Until{}); res.Reason != Stopped || res.Events != n+1 || s.Stats().Delivered != 0 {
 			t.Errorf("traced %v, stopped at t=1: %+v after %d deliveries", traced, res, s.Stats().Delivered)
