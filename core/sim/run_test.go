@@ -658,3 +658,60 @@ func TestStateManyKeys(t *testing.T) {
 		t.Errorf("process 3 has process 4's key: %v", got)
 	}
 }
+
+// TestStateKeysPastTheMask: keys below 64 are looked up in the shape's bit
+// mask, the others along the shape: around that boundary a key set again to
+// its value is no change, a new value is one with the old value, and a key
+// another process has is not this one's.
+func TestStateKeysPastTheMask(t *testing.T) {
+	name := func(k int) string { return fmt.Sprintf("k%d", k) }
+	mk := func(id NodeID) Node {
+		return &fnNode{start: func(ctx Context) {
+			if id == 1 {
+				for round := range 3 {
+					for k := range 70 {
+						ctx.Set(name(k), min(round, 1))
+					}
+				}
+				return
+			}
+			for range 2 {
+				for _, k := range []int{64, 63} {
+					ctx.Set(name(k), k)
+				}
+			}
+			ctx.Set(name(65), true)
+			ctx.Set(name(62), true)
+		}}
+	}
+	s, rec := world(t, []NodeID{1, 2}, DefaultLink, mk)
+	s.Run(Until{})
+	var want1 []KV
+	for k := range 70 {
+		want1 = append(want1, KV{name(k), 1})
+	}
+	if got := s.State(1); !slices.Equal(got, want1) {
+		t.Errorf("process 1: state %v, want %v", got, want1)
+	}
+	want2 := []KV{{"k64", 64}, {"k63", 63}, {"k65", true}, {"k62", true}}
+	if got := s.State(2); !slices.Equal(got, want2) {
+		t.Errorf("process 2: state %v, want %v", got, want2)
+	}
+	changes := map[int][]string{}
+	for _, e := range of(rec, trace.State) {
+		changes[e.Node] = append(changes[e.Node], fmt.Sprintf("%s:%v>%v", e.Key, e.Old, e.New))
+	}
+	var wantChanges1 []string
+	for _, change := range []string{"<nil>>0", "0>1"} {
+		for k := range 70 {
+			wantChanges1 = append(wantChanges1, name(k)+":"+change)
+		}
+	}
+	if got := changes[1]; !slices.Equal(got, wantChanges1) {
+		t.Errorf("process 1 changed state\n%v\nwant\n%v", got, wantChanges1)
+	}
+	wantChanges2 := []string{"k64:<nil>>64", "k63:<nil>>63", "k65:<nil>>true", "k62:<nil>>true"}
+	if got := changes[2]; !slices.Equal(got, wantChanges2) {
+		t.Errorf("process 2 changed state %v, want %v", got, wantChanges2)
+	}
+}

@@ -3,7 +3,6 @@
 package wasmmem
 
 import (
-	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -70,8 +69,9 @@ func garbage(n int) {
 // reservation; once it is full one does, and the pacing set before the
 // reservation comes back.
 func TestReserveHoldsCollection(t *testing.T) {
-	release(hold.gen) // the hold of an earlier test
+	unsetPacing(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(300))
+	limit := debug.SetMemoryLimit(-1)
 	Reserve(96 << 20)
 	const cycles = "/gc/cycles/total:gc-cycles"
 	before := read(cycles)[0]
@@ -93,11 +93,76 @@ func TestReserveHoldsCollection(t *testing.T) {
 			if pct != 300 {
 				t.Fatalf("after the hold GOGC is %d, want the 300 set before", pct)
 			}
-			if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
-				t.Fatalf("after the hold the memory limit is %d, want none", limit)
+			if now := debug.SetMemoryLimit(-1); now != limit {
+				t.Fatalf("after the hold the memory limit is %d, want the %d before", now, limit)
 			}
 			return
 		}
 	}
 	t.Fatal("the pacing did not come back after the first collection")
+}
+
+// unsetPacing clears GOGC and GOMEMLIMIT for the test and ends the hold an
+// earlier test left.
+func unsetPacing(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	release(hold.gen)
+}
+
+// gcPercent reads GOGC.
+func gcPercent() int {
+	pct := debug.SetGCPercent(-1)
+	debug.SetGCPercent(pct)
+	return pct
+}
+
+// TestReserveLeavesTheUsersPacing: with GOGC or GOMEMLIMIT in the
+// environment the user chose the pacing, and a reservation keeps it.
+func TestReserveLeavesTheUsersPacing(t *testing.T) {
+	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
+		unsetPacing(t)
+		defer debug.SetGCPercent(debug.SetGCPercent(200))
+		t.Setenv(env, "off")
+		Reserve(8 << 20)
+		if pct := gcPercent(); pct != 200 {
+			t.Errorf("with %s set, a reservation changed GOGC from 200 to %d", env, pct)
+		}
+	}
+}
+
+// TestReleaseEndsOnlyTheLatestHold: the cleanup of a hold that a second
+// Reserve replaced leaves the collector off.
+func TestReleaseEndsOnlyTheLatestHold(t *testing.T) {
+	unsetPacing(t)
+	defer debug.SetGCPercent(debug.SetGCPercent(200))
+	Reserve(8 << 20)
+	first := hold.gen
+	Reserve(8 << 20)
+	release(first)
+	if pct := gcPercent(); pct != -1 {
+		t.Fatalf("the end of a replaced hold set GOGC to %d, want it still off", pct)
+	}
+	release(hold.gen)
+	if pct := gcPercent(); pct != 200 {
+		t.Fatalf("after the last hold GOGC is %d, want the 200 set before", pct)
+	}
+}
+
+// TestReleaseKeepsLaterSettings: pacing set during a hold is someone's
+// choice, which the end of the hold does not undo.
+func TestReleaseKeepsLaterSettings(t *testing.T) {
+	unsetPacing(t)
+	defer debug.SetGCPercent(debug.SetGCPercent(200))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	Reserve(8 << 20)
+	debug.SetGCPercent(150)
+	debug.SetMemoryLimit(1 << 40)
+	release(hold.gen)
+	if pct := gcPercent(); pct != 150 {
+		t.Errorf("GOGC set to 150 during the hold is %d after it", pct)
+	}
+	if limit := debug.SetMemoryLimit(-1); limit != 1<<40 {
+		t.Errorf("the memory limit set to 1 TiB during the hold is %d after it", limit)
+	}
 }

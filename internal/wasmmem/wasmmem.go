@@ -20,6 +20,7 @@ package wasmmem
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -54,6 +55,7 @@ var hold struct {
 	gen   uint64
 	pct   int
 	limit int64
+	held  int64 // the limit the hold set
 }
 
 // holdCollection keeps the collector off until the heap nears the memory
@@ -64,7 +66,12 @@ var hold struct {
 // of the limit). The first collection also collects the token, whose
 // cleanup then runs at the next point where the program yields: a run
 // yields every few thousand events.
+//
+// A user who set GOGC or GOMEMLIMIT chose the pacing: there is no hold then.
 func holdCollection(mapped uint64) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
 	hold.Lock()
 	defer hold.Unlock()
 	if !hold.on {
@@ -72,19 +79,25 @@ func holdCollection(mapped uint64) {
 		hold.pct = debug.SetGCPercent(-1)
 		hold.limit = debug.SetMemoryLimit(-1)
 	}
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(min(int64(min(mapped+mapped/8, math.MaxInt64)), hold.limit))
+	hold.held = min(int64(min(mapped+mapped/8, math.MaxInt64)), hold.limit)
+	debug.SetMemoryLimit(hold.held)
 	hold.gen++
 	runtime.AddCleanup(new(holdToken), release, hold.gen)
 }
 
-// release ends hold number gen, unless a later one replaced it.
+// release ends hold number gen, unless a later one replaced it. Settings
+// changed during the hold are someone else's choice and stay.
 func release(gen uint64) {
 	hold.Lock()
 	defer hold.Unlock()
-	if hold.on && gen == hold.gen {
-		hold.on = false
-		debug.SetGCPercent(hold.pct)
+	if !hold.on || gen != hold.gen {
+		return
+	}
+	hold.on = false
+	if pct := debug.SetGCPercent(hold.pct); pct != -1 {
+		debug.SetGCPercent(pct)
+	}
+	if debug.SetMemoryLimit(-1) == hold.held {
 		debug.SetMemoryLimit(hold.limit)
 	}
 }
