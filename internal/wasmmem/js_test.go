@@ -79,7 +79,7 @@ func TestReserveHoldsCollection(t *testing.T) {
 	if n := read(cycles)[0] - before; n != 0 {
 		t.Fatalf("%d collections ran while 64 MiB of a 96 MiB reservation filled up", n)
 	}
-	if pct := debug.SetGCPercent(-1); pct != -1 {
+	if pct := gcPercent(); pct != -1 {
 		t.Fatalf("during the hold GOGC is %d, want off", pct)
 	}
 	garbage(256 << 20)
@@ -88,8 +88,7 @@ func TestReserveHoldsCollection(t *testing.T) {
 	}
 	for range 100 {
 		runtime.Gosched()
-		if pct := debug.SetGCPercent(-1); pct != -1 {
-			debug.SetGCPercent(pct)
+		if pct := gcPercent(); pct != -1 {
 			if pct != 300 {
 				t.Fatalf("after the hold GOGC is %d, want the 300 set before", pct)
 			}
@@ -120,9 +119,9 @@ func gcPercent() int {
 // TestReserveLeavesTheUsersPacing: with GOGC or GOMEMLIMIT in the
 // environment the user chose the pacing, and a reservation keeps it.
 func TestReserveLeavesTheUsersPacing(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(200))
 	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
 		unsetPacing(t)
-		defer debug.SetGCPercent(debug.SetGCPercent(200))
 		t.Setenv(env, "off")
 		Reserve(8 << 20)
 		if pct := gcPercent(); pct != 200 {
