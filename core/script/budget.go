@@ -133,3 +133,8 @@ func (g *memoryGuard) check() error {
 	}
 	return nil
 }
+
+// memoryBudget is the run's memory budget in bytes: what a world may be
+// estimated to need before it is built, and what the guard lets the heap
+// grow by.
+func (r *runner) memoryBudget() uint64 { return r.budget.mem.max }
