@@ -1,0 +1,3 @@
+module github.com/yuin/gopher-lua
+
+go 1.17
