@@ -181,6 +181,9 @@ func apiExpect(r *runner, L *lua.LState) int {
 	if msg := L.Get(2); msg != lua.LNil {
 		c.Text = r.tostring(msg)
 	}
+	if len(c.Text) > maxShow { // cut as log cuts its text (see joined)
+		c.Text = c.Text[:maxShow] + "..."
+	}
 	i := len(r.checks)
 	r.checks = append(r.checks, c)
 	if w := r.current(); w != nil {
