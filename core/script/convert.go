@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -251,7 +252,9 @@ func (r *runner) reflectToLua(v reflect.Value) lua.LValue {
 }
 
 // buildMessage makes a message of proto's type from named fields, starting
-// from the prototype's values.
+// from a copy of the prototype's values. The message is complete: a map or
+// pointer that neither the prototype nor the script gives is an empty map or
+// a zero value, never nil (see complete).
 func (r *runner) buildMessage(proto sim.Message, fields map[string]lua.LValue) (sim.Message, error) {
 	typ := reflect.TypeOf(proto)
 	ptr := typ.Kind() == reflect.Pointer
@@ -261,10 +264,10 @@ func (r *runner) buildMessage(proto sim.Message, fields map[string]lua.LValue) (
 	v := reflect.New(typ).Elem()
 	if pv := reflect.ValueOf(proto); ptr {
 		if !pv.IsNil() {
-			v.Set(pv.Elem())
+			v.Set(copyValue(pv.Elem(), 0))
 		}
 	} else {
-		v.Set(pv)
+		v.Set(copyValue(pv, 0))
 	}
 	keys := make([]string, 0, len(fields))
 	for k := range fields {
@@ -283,10 +286,139 @@ func (r *runner) buildMessage(proto sim.Message, fields map[string]lua.LValue) (
 			return nil, fmt.Errorf("message %s field %q: %v", proto.Kind(), k, err)
 		}
 	}
+	complete(v, nil)
 	if ptr {
 		return v.Addr().Interface().(sim.Message), nil
 	}
 	return v.Interface().(sim.Message), nil
+}
+
+// maxDepth bounds how deep the conversions below go into a value: message
+// types are shallow, and a type that refers to itself (through a pointer,
+// a slice or a map) or a Lua table that contains itself must not make them
+// endless.
+const maxDepth = 32
+
+// copyValue returns a deep copy of v: maps, slices and pointers reached
+// through exported fields are copied rather than shared, so that building a
+// message never writes into the algorithm's prototype.
+func copyValue(v reflect.Value, depth int) reflect.Value {
+	out := reflect.New(v.Type()).Elem()
+	out.Set(v)
+	if depth >= maxDepth {
+		return out
+	}
+	switch v.Kind() {
+	case reflect.Map:
+		if v.IsNil() {
+			return out
+		}
+		m := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			m.SetMapIndex(it.Key(), copyValue(it.Value(), depth+1))
+		}
+		out.Set(m)
+	case reflect.Slice:
+		if v.IsNil() {
+			return out
+		}
+		s := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			s.Index(i).Set(copyValue(v.Index(i), depth+1))
+		}
+		out.Set(s)
+	case reflect.Array:
+		for i := range v.Len() {
+			out.Index(i).Set(copyValue(v.Index(i), depth+1))
+		}
+	case reflect.Pointer:
+		if v.IsNil() {
+			return out
+		}
+		p := reflect.New(v.Type().Elem())
+		p.Elem().Set(copyValue(v.Elem(), depth+1))
+		out.Set(p)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := out.Field(i); f.CanSet() {
+				f.Set(copyValue(v.Field(i), depth+1))
+			}
+		}
+	}
+	return out
+}
+
+// complete gives every nil map and nil pointer in v (settable, and the
+// message's own: see copyValue) an empty map or a pointer to a zero value,
+// through exported fields, list elements and map values, so that an
+// algorithm finds in a hand-made message what it finds in one it sent
+// itself: maps it may read and copy to write into, pointers it may follow.
+// path holds the struct types being filled in: a nil pointer to one of them
+// (a type that refers to itself) stays nil, or the fill would not end.
+func complete(v reflect.Value, path []reflect.Type) {
+	if len(path) >= maxDepth {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Map:
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(v.Type()))
+			return
+		}
+		if !mayHoldNil(v.Type().Elem(), 0) {
+			return
+		}
+		for _, k := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			complete(e, path)
+			v.SetMapIndex(k, e)
+		}
+	case reflect.Pointer:
+		elem := v.Type().Elem()
+		if v.IsNil() {
+			if slices.Contains(path, elem) {
+				return
+			}
+			v.Set(reflect.New(elem))
+		}
+		complete(v.Elem(), path)
+	case reflect.Struct:
+		path = append(path[:len(path):len(path)], v.Type())
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				complete(f, path)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if !mayHoldNil(v.Type().Elem(), 0) {
+			return
+		}
+		for i := range v.Len() {
+			complete(v.Index(i), path)
+		}
+	}
+}
+
+// mayHoldNil reports whether a value of type t can hold a map or a pointer,
+// which complete would fill in.
+func mayHoldNil(t reflect.Type, depth int) bool {
+	if depth >= maxDepth {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Map, reflect.Pointer:
+		return true
+	case reflect.Slice, reflect.Array:
+		return mayHoldNil(t.Elem(), depth+1)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && mayHoldNil(f.Type, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (r *runner) field(t reflect.Type, name string) (trace.Field, bool) {
@@ -313,9 +445,15 @@ func (r *runner) fieldNames(t reflect.Type) string {
 }
 
 // setValue stores a Lua value into a message field, converting to the
-// field's type: integers (ids, times), floats, strings, booleans, lists and
-// nested structs of those.
-func (r *runner) setValue(dst reflect.Value, v lua.LValue) error {
+// field's type: integers (ids, times), floats, strings, booleans, lists,
+// tables {[key]=value, ...} for maps, and nested structs and pointers of
+// those.
+func (r *runner) setValue(dst reflect.Value, v lua.LValue) error { return r.set(dst, v, 0) }
+
+func (r *runner) set(dst reflect.Value, v lua.LValue, depth int) error {
+	if depth >= maxDepth {
+		return fmt.Errorf("nested more than %d levels deep", maxDepth)
+	}
 	switch dst.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		n, err := toInt(v)
@@ -364,7 +502,7 @@ func (r *runner) setValue(dst reflect.Value, v lua.LValue) error {
 			return fmt.Errorf("want a list of %d, got %d elements", dst.Len(), len(list))
 		}
 		for i, x := range list {
-			if err := r.setValue(dst.Index(i), x); err != nil {
+			if err := r.set(dst.Index(i), x, depth+1); err != nil {
 				return fmt.Errorf("element %d: %v", i+1, err)
 			}
 		}
@@ -378,14 +516,81 @@ func (r *runner) setValue(dst reflect.Value, v lua.LValue) error {
 			if !ok {
 				return fmt.Errorf("no field %q (fields: %s)", k, r.fieldNames(dst.Type()))
 			}
-			if err := r.setValue(dst.Field(f.Index), t.RawGetString(k)); err != nil {
+			if err := r.set(dst.Field(f.Index), t.RawGetString(k), depth+1); err != nil {
 				return fmt.Errorf("field %q: %v", k, err)
 			}
 		}
+	case reflect.Map:
+		return r.setMap(dst, v, depth)
+	case reflect.Pointer:
+		// A new value, starting from the old one's copy: the old pointer
+		// may be shared with the prototype.
+		p := reflect.New(dst.Type().Elem())
+		if !dst.IsNil() {
+			p.Elem().Set(copyValue(dst.Elem(), depth+1))
+		}
+		if err := r.set(p.Elem(), v, depth+1); err != nil {
+			return err
+		}
+		dst.Set(p)
 	default:
 		return fmt.Errorf("a field of type %s cannot be set from a script", dst.Type())
 	}
 	return nil
+}
+
+// setMap stores a Lua table {[key]=value, ...} into a map field as a new
+// map. Integer keys may also be given as strings holding an integer, as a
+// map read from an event (ev.msg) has them, so that a message read from a
+// trace can be injected again.
+func (r *runner) setMap(dst reflect.Value, v lua.LValue, depth int) error {
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		return fmt.Errorf("want a table {[key]=value, ...}, got %s", describe(v))
+	}
+	kt, et := dst.Type().Key(), dst.Type().Elem()
+	m := reflect.MakeMap(dst.Type())
+	var err error
+	each(t, func(lk, lv lua.LValue) {
+		if err != nil {
+			return
+		}
+		key := lk
+		if s, isStr := lk.(lua.LString); isStr && isIntKind(kt.Kind()) {
+			if n, perr := strconv.ParseInt(string(s), 10, 64); perr == nil {
+				key = lua.LNumber(n)
+			}
+		}
+		k := reflect.New(kt).Elem()
+		if kerr := r.set(k, key, depth+1); kerr != nil {
+			err = fmt.Errorf("key %s: %v", describe(lk), kerr)
+			return
+		}
+		if m.MapIndex(k).IsValid() {
+			err = fmt.Errorf("key %s is given twice", describe(lk))
+			return
+		}
+		e := reflect.New(et).Elem()
+		if eerr := r.set(e, lv, depth+1); eerr != nil {
+			err = fmt.Errorf("element [%s]: %v", describe(lk), eerr)
+			return
+		}
+		m.SetMapIndex(k, e)
+	})
+	if err != nil {
+		return err
+	}
+	dst.Set(m)
+	return nil
+}
+
+func isIntKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
 }
 
 // typeName documents a message field's type in the reference.
