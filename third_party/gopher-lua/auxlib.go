@@ -17,10 +17,24 @@ func (ls *LState) CheckAny(n int) LValue {
 	return ls.Get(n)
 }
 
+// dsim: argInt is every library function's float-to-integer conversion of
+// argument n. Go's conversion is undefined for NaN, infinities and numbers
+// out of range, and amd64 and wasm answer differently, so the same script
+// printed different things. Lua 5.3's rule: such a number has no integer
+// representation (an error); any other number is truncated toward zero, as
+// Lua 5.1 did.
+func (ls *LState) argInt(n int, v LNumber) int64 {
+	f := float64(v)
+	if !(f >= -(1<<63) && f < 1<<63) {
+		ls.ArgError(n, "number has no integer representation")
+	}
+	return int64(f)
+}
+
 func (ls *LState) CheckInt(n int) int {
 	v := ls.Get(n)
 	if intv, ok := v.(LNumber); ok {
-		return int(intv)
+		return int(ls.argInt(n, intv))
 	}
 	ls.TypeError(n, LTNumber)
 	return 0
@@ -29,7 +43,7 @@ func (ls *LState) CheckInt(n int) int {
 func (ls *LState) CheckInt64(n int) int64 {
 	v := ls.Get(n)
 	if intv, ok := v.(LNumber); ok {
-		return int64(intv)
+		return ls.argInt(n, intv)
 	}
 	ls.TypeError(n, LTNumber)
 	return 0
@@ -147,7 +161,7 @@ func (ls *LState) OptInt(n int, d int) int {
 		return d
 	}
 	if intv, ok := v.(LNumber); ok {
-		return int(intv)
+		return int(ls.argInt(n, intv))
 	}
 	ls.TypeError(n, LTNumber)
 	return 0
@@ -159,7 +173,7 @@ func (ls *LState) OptInt64(n int, d int64) int64 {
 		return d
 	}
 	if intv, ok := v.(LNumber); ok {
-		return int64(intv)
+		return ls.argInt(n, intv)
 	}
 	ls.TypeError(n, LTNumber)
 	return 0

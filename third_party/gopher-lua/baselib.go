@@ -57,7 +57,7 @@ var baseFuncs = map[string]LGFunction{
 
 func baseAssert(L *LState) int {
 	if !L.ToBool(1) {
-		L.RaiseError(L.OptString(2, "assertion failed!"))
+		L.RaiseError("%s", L.OptString(2, "assertion failed!")) // dsim: the message is no format
 		return 0
 	}
 	return L.GetTop()
@@ -320,7 +320,7 @@ func baseSelect(L *LState) int {
 	L.CheckTypes(1, LTNumber, LTString)
 	switch lv := L.Get(1).(type) {
 	case LNumber:
-		idx := int(lv)
+		idx := int(L.argInt(1, lv)) // dsim: a portable conversion
 		num := L.GetTop()
 		if idx < 0 {
 			idx = num + idx
@@ -443,10 +443,17 @@ func baseType(L *LState) int {
 	return 1
 }
 
+// dsim: maxUnpack bounds unpack's results; Lua 5.1 allows 8000.
+const maxUnpack = 1 << 16
+
 func baseUnpack(L *LState) int {
 	tb := L.CheckTable(1)
 	start := L.OptInt(2, 1)
 	end := L.OptInt(3, tb.Len())
+	// dsim: refuse before pushing, rather than filling the stack first.
+	if end >= start && end-start >= maxUnpack {
+		L.RaiseError("too many results to unpack")
+	}
 	for i := start; i <= end; i++ {
 		L.Push(tb.RawGetInt(i))
 	}

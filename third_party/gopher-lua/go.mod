@@ -1,3 +1,3 @@
 module github.com/yuin/gopher-lua
 
-go 1.17
+go 1.26

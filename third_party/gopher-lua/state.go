@@ -109,6 +109,9 @@ type Options struct {
 	// If `MinimizeStackMemory` is set, the call stack will be automatically grown or shrank up to a limit of
 	// `CallStackSize` in order to minimize memory usage. This does incur a slight performance penalty.
 	MinimizeStackMemory bool
+	// dsim: Limits bounds what single instructions and library calls
+	// build and do (see limits.go).
+	Limits Limits
 }
 
 /* }}} */
@@ -1658,27 +1661,23 @@ func (ls *LState) ToBool(n int) bool {
 }
 
 func (ls *LState) ToInt(n int) int {
-	if lv, ok := ls.Get(n).(LNumber); ok {
-		return int(lv)
-	}
-	if lv, ok := ls.Get(n).(LString); ok {
-		if num, err := parseNumber(string(lv)); err == nil {
-			return int(num)
-		}
-	}
-	return 0
+	return int(ls.ToInt64(n))
 }
 
+// dsim: 0, as for a value that is not a number, where int64 holds no
+// truncation of the number (NaN, infinities, out of range): Go's conversion
+// answers differently on amd64 and wasm there.
 func (ls *LState) ToInt64(n int) int64 {
-	if lv, ok := ls.Get(n).(LNumber); ok {
-		return int64(lv)
+	num, ok := ls.Get(n).(LNumber)
+	if lv, isStr := ls.Get(n).(LString); isStr {
+		var err error
+		num, err = parseNumber(string(lv))
+		ok = err == nil
 	}
-	if lv, ok := ls.Get(n).(LString); ok {
-		if num, err := parseNumber(string(lv)); err == nil {
-			return int64(num)
-		}
+	if f := float64(num); !ok || !(f >= -(1<<63) && f < 1<<63) {
+		return 0
 	}
-	return 0
+	return int64(num)
 }
 
 func (ls *LState) ToNumber(n int) LNumber {
@@ -1722,7 +1721,7 @@ func (ls *LState) ToThread(n int) *LState {
 /* error & debug operations {{{ */
 
 func (ls *LState) registryOverflow() {
-	ls.RaiseError("registry overflow")
+	ls.RaiseError("too many values on the stack (registry overflow)") // dsim: says what it is
 }
 
 // This function is equivalent to luaL_error( http://www.lua.org/manual/5.1/manual.html#luaL_error ).
@@ -2026,6 +2025,9 @@ func (ls *LState) Call(nargs, nret int) {
 	ls.callR(nargs, nret, -1)
 }
 
+// dsim: handlerRoom is the stack a PCall error handler needs.
+const handlerRoom = 64
+
 func (ls *LState) PCall(nargs, nret int, errfunc *LFunction) (err error) {
 	err = nil
 	sp := ls.stack.Sp()
@@ -2051,6 +2053,13 @@ func (ls *LState) PCall(nargs, nret int, errfunc *LFunction) (err error) {
 				err = rcv.(*ApiError)
 			}
 			if errfunc != nil {
+				// dsim: after a registry overflow the stack is full, and
+				// pushing the handler overflowed again, out of PCall (a Go
+				// panic, not a Lua error). The failed call's values are
+				// dropped anyway; the handler still sees its frames.
+				if room := max(len(ls.reg.array), ls.reg.maxSize) - ls.reg.Top(); room < handlerRoom {
+					ls.reg.SetTop(base)
+				}
 				ls.Push(errfunc)
 				ls.Push(err.(*ApiError).Object)
 				ls.Panic = panicWithoutTraceback

@@ -76,7 +76,11 @@ func strChar(L *LState) int {
 	top := L.GetTop()
 	bytes := make([]byte, L.GetTop())
 	for i := 1; i <= top; i++ {
-		bytes[i-1] = uint8(L.CheckInt(i))
+		c := L.CheckInt(i)
+		if c < 0 || c > 255 { // dsim: Lua 5.1's check; upstream wrapped around
+			L.ArgError(i, "invalid value")
+		}
+		bytes[i-1] = uint8(c)
 	}
 	L.Push(LString(string(bytes)))
 	return 1
@@ -112,7 +116,7 @@ func strFind(L *LState) int {
 		return 2
 	}
 
-	mds, err := pm.Find(pattern, unsafeFastStringToReadOnlyBytes(str), init, 1)
+	mds, err := L.find(pattern, str, init, 1)
 	if err != nil {
 		L.RaiseError(err.Error())
 	}
@@ -152,7 +156,7 @@ func strGsub(L *LState) int {
 	repl := L.CheckAny(3)
 	limit := L.OptInt(4, -1)
 
-	mds, err := pm.Find(pat, unsafeFastStringToReadOnlyBytes(str), 0, limit)
+	mds, err := L.find(pat, str, 0, limit)
 	if err != nil {
 		L.RaiseError(err.Error())
 	}
@@ -200,26 +204,37 @@ func capturedString(L *LState, m *pm.MatchData, str string, idx int) string {
 
 }
 
-func strGsubDoReplace(str string, info []replaceInfo) string {
-	offset := 0
-	buf := []byte(str)
+// dsim: strGsubDoReplace copies the subject once; upstream copied all of
+// it again for every replacement (a gsub of a 1 MiB string copied a
+// terabyte).
+func strGsubDoReplace(L *LState, str string, info []replaceInfo) string {
+	size := len(str)
 	for _, replace := range info {
-		oldlen := len(buf)
-		b1 := append([]byte(""), buf[0:offset+replace.Indicies[0]]...)
-		b2 := []byte("")
-		index2 := offset + replace.Indicies[1]
-		if index2 <= len(buf) {
-			b2 = append(b2, buf[index2:len(buf)]...)
-		}
-		buf = append(b1, replace.String...)
-		buf = append(buf, b2...)
-		offset += len(buf) - oldlen
+		size += len(replace.String) - (replace.Indicies[1] - replace.Indicies[0])
 	}
-	return string(buf)
+	L.allocString("string.gsub", size)
+	var b strings.Builder
+	b.Grow(size)
+	prev := 0
+	for _, replace := range info {
+		b.WriteString(str[prev:replace.Indicies[0]])
+		b.WriteString(replace.String)
+		prev = replace.Indicies[1]
+	}
+	b.WriteString(str[prev:])
+	return b.String()
+}
+
+// dsim: gsubGrow checks the result's size as the replacements pile up,
+// before they take more memory than the result may have.
+func gsubGrow(L *LState, size *int, str string, info replaceInfo) {
+	*size += len(info.String) - (info.Indicies[1] - info.Indicies[0])
+	L.checkString("string.gsub", len(str)+*size)
 }
 
 func strGsubStr(L *LState, str string, repl string, matches []*pm.MatchData) string {
 	infoList := make([]replaceInfo, 0, len(matches))
+	grown := 0
 	for _, match := range matches {
 		start, end := match.Capture(0), match.Capture(1)
 		sc := newFlagScanner('%', "", "", repl)
@@ -238,14 +253,17 @@ func strGsubStr(L *LState, str string, repl string, matches []*pm.MatchData) str
 				}
 			}
 		}
-		infoList = append(infoList, replaceInfo{[]int{start, end}, sc.String()})
+		info := replaceInfo{[]int{start, end}, sc.String()}
+		gsubGrow(L, &grown, str, info) // dsim
+		infoList = append(infoList, info)
 	}
 
-	return strGsubDoReplace(str, infoList)
+	return strGsubDoReplace(L, str, infoList)
 }
 
 func strGsubTable(L *LState, str string, repl *LTable, matches []*pm.MatchData) string {
 	infoList := make([]replaceInfo, 0, len(matches))
+	grown := 0
 	for _, match := range matches {
 		idx := 0
 		if match.CaptureLength() > 2 { // has captures
@@ -258,14 +276,17 @@ func strGsubTable(L *LState, str string, repl *LTable, matches []*pm.MatchData) 
 			value = L.GetField(repl, str[match.Capture(idx):match.Capture(idx+1)])
 		}
 		if !LVIsFalse(value) {
-			infoList = append(infoList, replaceInfo{[]int{match.Capture(0), match.Capture(1)}, LVAsString(value)})
+			info := replaceInfo{[]int{match.Capture(0), match.Capture(1)}, LVAsString(value)}
+			gsubGrow(L, &grown, str, info) // dsim
+			infoList = append(infoList, info)
 		}
 	}
-	return strGsubDoReplace(str, infoList)
+	return strGsubDoReplace(L, str, infoList)
 }
 
 func strGsubFunc(L *LState, str string, repl *LFunction, matches []*pm.MatchData) string {
 	infoList := make([]replaceInfo, 0, len(matches))
+	grown := 0
 	for _, match := range matches {
 		start, end := match.Capture(0), match.Capture(1)
 		L.Push(repl)
@@ -286,29 +307,51 @@ func strGsubFunc(L *LState, str string, repl *LFunction, matches []*pm.MatchData
 		L.Call(nargs, 1)
 		ret := L.reg.Pop()
 		if !LVIsFalse(ret) {
-			infoList = append(infoList, replaceInfo{[]int{start, end}, LVAsString(ret)})
+			info := replaceInfo{[]int{start, end}, LVAsString(ret)}
+			gsubGrow(L, &grown, str, info) // dsim
+			infoList = append(infoList, info)
 		}
 	}
-	return strGsubDoReplace(str, infoList)
+	return strGsubDoReplace(L, str, infoList)
 }
 
 type strMatchData struct {
 	str     string
 	pos     int
-	matches []*pm.MatchData
+	pattern string // dsim: see strGmatchIter
 }
 
+// dsim: find is pm.Find within the step budget of Limits.
+func (ls *LState) find(pattern, str string, offset, limit int) ([]*pm.MatchData, error) {
+	budget := ls.matchSteps()
+	steps := budget
+	mds, err := pm.FindSteps(pattern, unsafeFastStringToReadOnlyBytes(str), offset, limit, &steps)
+	ls.spent(budget, steps)
+	return mds, err
+}
+
+// dsim: gmatch finds one match per call of its iterator; upstream found
+// them all at the first call, a MatchData for every character of a long
+// string.
 func strGmatchIter(L *LState) int {
 	md := L.CheckUserData(1).Value.(*strMatchData)
 	str := md.str
-	matches := md.matches
-	idx := md.pos
-	md.pos += 1
-	if idx == len(matches) {
+	if md.pos > len(str) {
 		return 0
 	}
+	matches, err := L.find(md.pattern, str, md.pos, 1)
+	if err != nil {
+		L.RaiseError(err.Error())
+	}
+	if len(matches) == 0 || len(md.pattern) > 0 && md.pattern[0] == '^' {
+		md.pos = len(str) + 1 // an anchored pattern matches once, as upstream's did
+	}
+	if len(matches) == 0 {
+		return 0
+	}
+	match := matches[0]
+	md.pos = max(match.Capture(0)+1, match.Capture(1))
 	L.Push(L.Get(1))
-	match := matches[idx]
 	if match.CaptureLength() == 2 {
 		L.Push(LString(str[match.Capture(0):match.Capture(1)]))
 		return 1
@@ -327,13 +370,9 @@ func strGmatchIter(L *LState) int {
 func strGmatch(L *LState) int {
 	str := L.CheckString(1)
 	pattern := L.CheckString(2)
-	mds, err := pm.Find(pattern, []byte(str), 0, -1)
-	if err != nil {
-		L.RaiseError(err.Error())
-	}
 	L.Push(L.Get(UpvalueIndex(1)))
 	ud := L.NewUserData()
-	ud.Value = &strMatchData{str, 0, mds}
+	ud.Value = &strMatchData{str: str, pattern: pattern} // dsim: see strGmatchIter
 	L.Push(ud)
 	return 2
 }
@@ -346,8 +385,26 @@ func strLen(L *LState) int {
 
 func strLower(L *LState) int {
 	str := L.CheckString(1)
-	L.Push(LString(strings.ToLower(str)))
+	L.Push(LString(mapASCII(L, str, false)))
 	return 1
+}
+
+// dsim: mapASCII is upper and lower in the C locale, as Lua's: byte by
+// byte, ASCII letters only. Go's strings.ToUpper reads UTF-8 and turned
+// every invalid byte into three, so the result could be three times the
+// size (and differ from Lua's).
+func mapASCII(L *LState, str string, upper bool) string {
+	L.allocString("string.upper/lower", len(str))
+	out := []byte(str)
+	for i, c := range out {
+		switch {
+		case upper && 'a' <= c && c <= 'z':
+			out[i] = c - 'a' + 'A'
+		case !upper && 'A' <= c && c <= 'Z':
+			out[i] = c - 'A' + 'a'
+		}
+	}
+	return string(out)
 }
 
 func strMatch(L *LState) int {
@@ -363,7 +420,7 @@ func strMatch(L *LState) int {
 		offset = 0
 	}
 
-	mds, err := pm.Find(pattern, unsafeFastStringToReadOnlyBytes(str), offset, 1)
+	mds, err := L.find(pattern, str, offset, 1)
 	if err != nil {
 		L.RaiseError(err.Error())
 	}
@@ -392,9 +449,14 @@ func strMatch(L *LState) int {
 func strRep(L *LState) int {
 	str := L.CheckString(1)
 	n := L.CheckInt(2)
-	if n < 0 {
+	if n <= 0 || len(str) == 0 {
 		L.Push(emptyLString)
 	} else {
+		// dsim: bounded before it allocates
+		if n > int(^uint(0)>>1)/len(str) {
+			n = -1 // the size overflows: checkString refuses a negative size
+		}
+		L.allocString("string.rep", len(str)*n)
 		L.Push(LString(strings.Repeat(str, n)))
 	}
 	return 1
@@ -402,6 +464,7 @@ func strRep(L *LState) int {
 
 func strReverse(L *LState) int {
 	str := L.CheckString(1)
+	L.allocString("string.reverse", len(str)) // dsim
 	bts := []byte(str)
 	out := make([]byte, len(bts))
 	for i, j := 0, len(bts)-1; j >= 0; i, j = i+1, j-1 {
@@ -426,7 +489,7 @@ func strSub(L *LState) int {
 
 func strUpper(L *LState) int {
 	str := L.CheckString(1)
-	L.Push(LString(strings.ToUpper(str)))
+	L.Push(LString(mapASCII(L, str, true)))
 	return 1
 }
 

@@ -72,6 +72,7 @@ func (tb *LTable) Append(value LValue) {
 	}
 	if len(tb.array) == 0 || tb.array[len(tb.array)-1] != LNil {
 		tb.array = append(tb.array, value)
+		tb.arrayPull() // dsim: see arrayGap
 	} else {
 		i := len(tb.array) - 2
 		for ; i >= 0; i-- {
@@ -100,6 +101,7 @@ func (tb *LTable) Insert(i int, value LValue) {
 	tb.array = append(tb.array, LNil)
 	copy(tb.array[i+1:], tb.array[i:])
 	tb.array[i] = value
+	tb.arrayPull() // dsim: see arrayGap
 }
 
 // MaxN returns a maximum number key that nil value does not exist before it.
@@ -148,22 +150,7 @@ func (tb *LTable) RawSet(key LValue, value LValue) {
 	switch v := key.(type) {
 	case LNumber:
 		if isArrayKey(v) {
-			if tb.array == nil {
-				tb.array = make([]LValue, 0, defaultArrayCap)
-			}
-			index := int(v) - 1
-			alen := len(tb.array)
-			switch {
-			case index == alen:
-				tb.array = append(tb.array, value)
-			case index > alen:
-				for i := 0; i < (index - alen); i++ {
-					tb.array = append(tb.array, LNil)
-				}
-				tb.array = append(tb.array, value)
-			case index < alen:
-				tb.array[index] = value
-			}
+			tb.RawSetInt(int(v), value)
 			return
 		}
 	case LString:
@@ -172,6 +159,30 @@ func (tb *LTable) RawSet(key LValue, value LValue) {
 	}
 
 	tb.RawSetH(key, value)
+}
+
+// dsim: upstream stored every integer key up to MaxArrayIndex (2^26) in
+// the array part, filling the gap with nils: `t[6e7] = 1` allocated a GiB
+// in one instruction, and `seen[123456] = true` two MiB. A key farther
+// past the end than arrayGap goes to the hash part instead, and the array
+// takes the keys that follow its end from the hash as it grows, so the
+// hash never holds a key from 1 to len(array)+1 and # stays a border.
+func arrayGap(alen int) int { return max(alen, 64) }
+
+// arrayPull moves the keys that follow the array's end from the hash part.
+func (tb *LTable) arrayPull() {
+	if len(tb.dict) == 0 {
+		return
+	}
+	for {
+		k := LNumber(len(tb.array) + 1)
+		v, ok := tb.dict[k]
+		if !ok {
+			return
+		}
+		tb.RawSetH(k, LNil)
+		tb.array = append(tb.array, v)
+	}
 }
 
 // RawSetInt sets a given LValue at a position `key` without the __newindex metamethod.
@@ -188,11 +199,16 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 	switch {
 	case index == alen:
 		tb.array = append(tb.array, value)
+		tb.arrayPull()
+	case index > alen+arrayGap(alen): // dsim: see arrayGap
+		tb.RawSetH(LNumber(key), value)
 	case index > alen:
 		for i := 0; i < (index - alen); i++ {
 			tb.array = append(tb.array, LNil)
+			tb.arrayPull() // dsim: a key in the gap may be in the hash
 		}
 		tb.array = append(tb.array, value)
+		tb.arrayPull()
 	case index < alen:
 		tb.array[index] = value
 	}
@@ -252,14 +268,10 @@ func (tb *LTable) RawGet(key LValue) LValue {
 	switch v := key.(type) {
 	case LNumber:
 		if isArrayKey(v) {
-			if tb.array == nil {
-				return LNil
+			if index := int(v) - 1; index < len(tb.array) {
+				return tb.array[index]
 			}
-			index := int(v) - 1
-			if index >= len(tb.array) {
-				return LNil
-			}
-			return tb.array[index]
+			// dsim: a key far past the array's end is in the hash part
 		}
 	case LString:
 		if tb.strdict == nil {
@@ -281,14 +293,12 @@ func (tb *LTable) RawGet(key LValue) LValue {
 
 // RawGetInt returns an LValue at position `key` without __index metamethod.
 func (tb *LTable) RawGetInt(key int) LValue {
-	if tb.array == nil {
-		return LNil
+	if index := key - 1; index >= 0 && index < len(tb.array) {
+		return tb.array[index]
 	}
-	index := int(key) - 1
-	if index >= len(tb.array) || index < 0 {
-		return LNil
-	}
-	return tb.array[index]
+	// dsim: RawSetInt keeps keys below 1 and far past the array's end in
+	// the hash part (upstream never looked there)
+	return tb.RawGetH(LNumber(key))
 }
 
 // RawGet returns an LValue associated with a given key without __index metamethod.

@@ -2,6 +2,7 @@ package lua
 
 import (
 	"sort"
+	"strings"
 )
 
 func OpenTable(L *LState) int {
@@ -66,19 +67,29 @@ func tableConcat(L *LState) int {
 		L.Push(emptyLString)
 		return 1
 	}
-	//TODO should flushing?
-	retbottom := L.GetTop()
-	for ; i <= j; i++ {
-		v := tbl.RawGetInt(i)
+	// dsim: the size is known and checked before anything is built, and
+	// the parts are not pushed on the stack (100,000 of them overflowed
+	// it); the result is always a string, as in Lua 5.1 (upstream
+	// returned a lone number element as a number).
+	size := (j - i) * len(sep)
+	for k := i; k <= j; k++ {
+		v := tbl.RawGetInt(k)
 		if !LVCanConvToString(v) {
-			L.RaiseError("invalid value (%s) at index %d in table for concat", v.Type().String(), i)
+			L.RaiseError("invalid value (%s) at index %d in table for concat", v.Type().String(), k)
 		}
-		L.Push(v)
-		if i != j {
-			L.Push(sep)
-		}
+		size += len(LVAsString(v))
+		L.checkString("table.concat", size)
 	}
-	L.Push(stringConcat(L, L.GetTop()-retbottom, L.reg.Top()-1))
+	L.allocString("table.concat", size)
+	var b strings.Builder
+	b.Grow(size)
+	for k := i; k <= j; k++ {
+		if k > i {
+			b.WriteString(string(sep))
+		}
+		b.WriteString(LVAsString(tbl.RawGetInt(k)))
+	}
+	L.Push(LString(b.String()))
 	return 1
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -130,10 +131,13 @@ func strftime(t time.Time, cfmt string) string {
 	return sc.String()
 }
 
+// dsim: int64(v) is undefined for NaN, infinities and values out of
+// range, and amd64 and wasm answer differently (MinInt64 against
+// saturation): 2^63 printed as 9223372036854775807 under wasm. A number is
+// an integer when it is whole and int64 holds it.
 func isInteger(v LNumber) bool {
-	return float64(v) == float64(int64(v))
-	//_, frac := math.Modf(float64(v))
-	//return frac == 0.0
+	f := float64(v)
+	return f >= -(1<<63) && f < 1<<63 && f == math.Trunc(f)
 }
 
 func isArrayKey(v LNumber) bool {

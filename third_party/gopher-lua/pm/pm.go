@@ -3,6 +3,7 @@ package pm
 
 import (
 	"fmt"
+	"math"
 )
 
 const EOS = -1
@@ -82,10 +83,13 @@ type scannerState struct {
 }
 
 type scanner struct {
-	src   []byte
-	State scannerState
-	saved scannerState
+	src      []byte
+	State    scannerState
+	saved    scannerState
+	captures int // dsim: how many '(' so far
 }
+
+const maxCaptures = 32
 
 func newScanner(src []byte) *scanner {
 	return &scanner{
@@ -411,6 +415,10 @@ func parsePattern(sc *scanner, toplevel bool) *seqPattern {
 			return pat
 		case '(':
 			sc.Next()
+			// dsim: Lua's LUA_MAXCAPTURES; it also bounds this recursion
+			if sc.captures++; sc.captures > maxCaptures {
+				panic(newError(sc.CurrentPos(), "too many captures"))
+			}
 			if sc.Peek() == ')' {
 				sc.Next()
 				pat.Patterns = append(pat.Patterns, &posCapPattern{})
@@ -522,91 +530,127 @@ func compilePattern(p pattern, ps ...*iptr) []inst {
 
 /* VM {{{ */
 
-// Simple recursive virtual machine based on the
-// "Regular Expression Matching: the Virtual Machine Approach" (https://swtch.com/~rsc/regexp/regexp2.html)
-func recursiveVM(src []byte, insts []inst, pc, sp int, ms ...*MatchData) (bool, int, *MatchData) {
-	var m *MatchData
-	if len(ms) == 0 {
-		m = newMatchState()
-	} else {
-		m = ms[0]
-	}
-redo:
-	inst := insts[pc]
-	switch inst.OpCode {
-	case opChar:
-		if sp >= len(src) || !inst.Class.Matches(int(src[sp])) {
-			return false, sp, m
+// dsim: upstream's VM recursed once per repetition and capture, as deep
+// as the subject is long: `s:find(".*x")` on a string of a few hundred
+// kilobytes overflowed the stack under WebAssembly, and nested repetitions
+// backtrack exponentially with no bound. This one is the same backtracking
+// machine ("Regular Expression Matching: the Virtual Machine Approach",
+// https://swtch.com/~rsc/regexp/regexp2.html) with the alternatives and the
+// captures to restore on an explicit stack, and it counts its steps.
+
+// ErrSteps is the error of a match that ran out of steps.
+var ErrSteps = &Error{_UNKNOWN, "pattern matching took too many steps"}
+
+// backtrack is an entry of the VM's stack: an alternative to try (pc, sp)
+// or, when capture >= 0, a capture to restore to its old value.
+type backtrack struct {
+	pc, sp  int
+	capture int
+	old     uint32
+}
+
+func runVM(src []byte, insts []inst, sp int, steps *int) (bool, int, *MatchData) {
+	m := newMatchState()
+	var stack []backtrack
+	pc := 0
+	for {
+		if *steps--; *steps < 0 {
+			panic(ErrSteps)
 		}
-		pc++
-		sp++
-		goto redo
-	case opMatch:
-		return true, sp, m
-	case opTailMatch:
-		return sp >= len(src), sp, m
-	case opJmp:
-		pc = inst.Operand1
-		goto redo
-	case opSplit:
-		if ok, nsp, _ := recursiveVM(src, insts, inst.Operand1, sp, m); ok {
-			return true, nsp, m
-		}
-		pc = inst.Operand2
-		goto redo
-	case opSave:
-		s := m.setCapture(inst.Operand1, sp)
-		if ok, nsp, _ := recursiveVM(src, insts, pc+1, sp, m); ok {
-			return true, nsp, m
-		}
-		m.restoreCapture(inst.Operand1, s)
-		return false, sp, m
-	case opPSave:
-		m.addPosCapture(inst.Operand1, sp+1)
-		pc++
-		goto redo
-	case opBrace:
-		if sp >= len(src) || int(src[sp]) != inst.Operand1 {
-			return false, sp, m
-		}
-		count := 1
-		for sp = sp + 1; sp < len(src); sp++ {
-			if int(src[sp]) == inst.Operand2 {
-				count--
-			}
-			if count == 0 {
+		ok := true
+		switch inst := insts[pc]; inst.OpCode {
+		case opChar:
+			if sp >= len(src) || !inst.Class.Matches(int(src[sp])) {
+				ok = false
+			} else {
 				pc++
 				sp++
-				goto redo
 			}
-			if int(src[sp]) == inst.Operand1 {
-				count++
+		case opMatch:
+			return true, sp, m
+		case opTailMatch:
+			if sp >= len(src) {
+				return true, sp, m
 			}
+			ok = false
+		case opJmp:
+			pc = inst.Operand1
+		case opSplit:
+			stack = append(stack, backtrack{pc: inst.Operand2, sp: sp, capture: -1})
+			pc = inst.Operand1
+		case opSave:
+			old := m.setCapture(inst.Operand1, sp)
+			stack = append(stack, backtrack{capture: inst.Operand1, old: old})
+			pc++
+		case opPSave:
+			m.addPosCapture(inst.Operand1, sp+1)
+			pc++
+		case opBrace:
+			ok = false
+			if sp < len(src) && int(src[sp]) == inst.Operand1 {
+				count := 1
+				for sp = sp + 1; sp < len(src); sp++ {
+					if int(src[sp]) == inst.Operand2 {
+						count--
+					}
+					if count == 0 {
+						pc++
+						sp++
+						ok = true
+						break
+					}
+					if int(src[sp]) == inst.Operand1 {
+						count++
+					}
+				}
+			}
+		case opNumber:
+			idx := inst.Operand1 * 2
+			if idx >= m.CaptureLength()-1 {
+				panic(newError(_UNKNOWN, "invalid capture index"))
+			}
+			capture := src[m.Capture(idx):m.Capture(idx+1)]
+			for i := 0; i < len(capture); i++ {
+				if i+sp >= len(src) || capture[i] != src[i+sp] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				pc++
+				sp += len(capture)
+			}
+		default:
+			panic("should not reach here")
 		}
-		return false, sp, m
-	case opNumber:
-		idx := inst.Operand1 * 2
-		if idx >= m.CaptureLength()-1 {
-			panic(newError(_UNKNOWN, "invalid capture index"))
-		}
-		capture := src[m.Capture(idx):m.Capture(idx+1)]
-		for i := 0; i < len(capture); i++ {
-			if i+sp >= len(src) || capture[i] != src[i+sp] {
+		for !ok {
+			if len(stack) == 0 {
 				return false, sp, m
 			}
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if top.capture >= 0 {
+				m.restoreCapture(top.capture, top.old)
+				continue
+			}
+			pc, sp, ok = top.pc, top.sp, true
 		}
-		pc++
-		sp += len(capture)
-		goto redo
 	}
-	panic("should not reach here")
 }
 
 /* }}} */
 
 /* API {{{ */
 
+// Find finds up to limit matches of p in src from offset on (limit < 0: all).
 func Find(p string, src []byte, offset, limit int) (matches []*MatchData, err error) {
+	steps := math.MaxInt
+	return FindSteps(p, src, offset, limit, &steps)
+}
+
+// dsim: FindSteps is Find within *steps steps of the VM, which it
+// decrements; running out is the error ErrSteps.
+func FindSteps(p string, src []byte, offset, limit int, steps *int) (matches []*MatchData, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			if perr, ok := v.(*Error); ok {
@@ -620,7 +664,7 @@ func Find(p string, src []byte, offset, limit int) (matches []*MatchData, err er
 	insts := compilePattern(pat)
 	matches = []*MatchData{}
 	for sp := offset; sp <= len(src); {
-		ok, nsp, ms := recursiveVM(src, insts, 0, sp)
+		ok, nsp, ms := runVM(src, insts, sp, steps)
 		sp++
 		if ok {
 			if sp < nsp {

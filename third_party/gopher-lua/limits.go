@@ -1,0 +1,56 @@
+package lua
+
+// dsim: this file is dsim's, not upstream's.
+
+// Limits, set in Options, bounds the work and the memory of single VM
+// instructions and library calls, which an instruction count cannot see:
+// one `s = s .. s` doubles a string, one gsub can make a string of a
+// terabyte, one pattern match can backtrack for hours. nil: no limits, as
+// upstream.
+type Limits interface {
+	// MaxString is the longest string the VM and the libraries build, in
+	// bytes (0: no limit).
+	MaxString() int
+	// Alloc is told of a string of size bytes about to be built; it may
+	// raise an error to refuse (a memory budget).
+	Alloc(L *LState, size int)
+	// MatchSteps is how many steps one pattern-matching call may take;
+	// Spent is told how many it took.
+	MatchSteps(L *LState) int
+	Spent(L *LState, steps int)
+}
+
+// checkString raises an error, naming what, when a string of size bytes
+// would be longer than the limit.
+func (ls *LState) checkString(what string, size int) {
+	if ls.Options.Limits == nil {
+		return
+	}
+	if max := ls.Options.Limits.MaxString(); max > 0 && (size > max || size < 0) {
+		ls.RaiseError("%s would make a string of %d bytes, more than the %d allowed", what, size, max)
+	}
+}
+
+// allocString checks a string of size bytes about to be built, and tells
+// the limits of it.
+func (ls *LState) allocString(what string, size int) {
+	ls.checkString(what, size)
+	if ls.Options.Limits != nil {
+		ls.Options.Limits.Alloc(ls, size)
+	}
+}
+
+// matchSteps is the step budget of one pattern-matching call.
+func (ls *LState) matchSteps() int {
+	if ls.Options.Limits == nil {
+		return int(^uint(0) >> 1)
+	}
+	return ls.Options.Limits.MatchSteps(ls)
+}
+
+// spent reports the steps a pattern-matching call took out of its budget.
+func (ls *LState) spent(budget, left int) {
+	if ls.Options.Limits != nil {
+		ls.Options.Limits.Spent(ls, budget-max(left, 0))
+	}
+}
