@@ -207,7 +207,7 @@ func TestBadUsage(t *testing.T) {
 func TestMissingFile(t *testing.T) {
 	code, _, errOut := dsim(t, "run", "testdata/no-such.lua")
 	wantCode(t, code, exitError, errOut)
-	if !strings.Contains(errOut, "testdata/no-such.lua") || !strings.Contains(errOut, "no such file") {
+	if !strings.Contains(errOut, "testdata/no-such.lua") || !strings.Contains(strings.ToLower(errOut), "no such file") {
 		t.Errorf("want an error naming the file, got %q", errOut)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"dsim/core/script"
 	"dsim/core/trace"
@@ -27,14 +26,41 @@ func (s seedFlag) options(out io.Writer) script.Options {
 }
 
 // runFile reads and runs one scenario. The error is a *script.Error for a
-// script error (with the partial result), or a plain error when the file
-// cannot be read.
-func runFile(name string, opt script.Options) (*script.Result, error) {
-	src, err := os.ReadFile(name)
+// script error (with the partial result), a file too big or a Go panic
+// during the run (internalError, no result), or a plain error naming the
+// file when it cannot be read (readScript).
+func runFile(name string, opt script.Options) (res *script.Result, err error) {
+	src, err := readScript(name)
 	if err != nil {
 		return nil, err
 	}
-	return script.Run(name, src, opt)
+	// A panic is a bug in dsim, but it stops this file only: check goes on
+	// with the next one and still writes its summary and report.
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, internalError(name, p)
+		}
+	}()
+	return runScript(name, src, opt)
+}
+
+// writeTrace writes the trace to out. A panic in the writer becomes an
+// internalError for file, after what was written before it is flushed.
+func writeTrace(out io.Writer, write func(io.Writer, []trace.World) error, worlds []trace.World, file string) (err error) {
+	w := bufio.NewWriter(out)
+	defer func() {
+		if p := recover(); p != nil {
+			err = internalError(file, p)
+			w.Flush()
+		}
+	}()
+	if err := write(w, worlds); err != nil {
+		return fmt.Errorf("writing the trace: %v", err)
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing the trace: %v", err)
+	}
+	return nil
 }
 
 // report prints err on stderr: a script error as FILE:LINE: message, anything
@@ -71,13 +97,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if res != nil {
 		// A script that fails half way still shows the trace up to the
 		// failure: that is where the bug is.
-		w := bufio.NewWriter(stdout)
-		err := write(w, res.Worlds)
-		if err == nil {
-			err = w.Flush()
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "dsim: writing the trace: %v\n", err)
+		if err := writeTrace(stdout, write, res.Worlds, pos[0]); err != nil {
+			report(stderr, err)
+			if runErr != nil {
+				report(stderr, runErr)
+			}
 			return exitError
 		}
 		for _, n := range res.Notes {
