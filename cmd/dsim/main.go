@@ -42,7 +42,8 @@ commands:
   help  this text
 
 Flags may come before or after FILE. Exit status: 0 ok, 1 an expectation
-failed, 2 a script error (reported as FILE:LINE: message) or bad usage.
+failed, 2 a script error (reported as FILE:LINE: message), an unreadable
+file (or one of more than 1 MiB) or bad usage.
 `
 
 func main() {
