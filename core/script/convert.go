@@ -40,7 +40,12 @@ func each(t *lua.LTable, fn func(k, v lua.LValue)) {
 	}
 }
 
-// toInt reads an integer that a Lua number holds exactly.
+// maxExact is the largest integer a Lua number holds exactly.
+const maxExact = 1 << 53
+
+// toInt reads an integer that a Lua number holds exactly: the API's ids,
+// times and counts are whole numbers, and a fraction or a number beyond
+// 2^53 is a mistake to name rather than to truncate.
 func toInt(v lua.LValue) (int64, error) {
 	n, ok := v.(lua.LNumber)
 	if !ok || float64(n) != math.Trunc(float64(n)) || math.Abs(float64(n)) > maxExact {

@@ -58,7 +58,7 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"partition with a process twice", world + "w:partition({1, 2}, {2, 3})", `t.lua:2: w:partition: process 2 is in two groups`},
 		{"count without a trace", "local w = sim.world{algorithm='test.echo', n=3, trace=false}\nw:count()", `t.lua:2: w:count: this world records no trace (trace=false or tracing is off for the run)`},
 		{"sweep with an empty list", "sweep({n={}}, function() end)", `t.lua:1: sweep: params.n: no values`},
-		{"string.rep over the cap", "local s = ('x'):rep(2^21)", `t.lua:1: string.rep: the result would be 2097152 bytes, more than the 1048576 allowed`},
+		{"string.rep over the cap", "local s = ('x'):rep(2^25)", `t.lua:1: string.rep would make a string of 33554432 bytes, more than the 16777216 allowed`},
 
 		// Inside callbacks the error names the callback's line, and the
 		// run stops.

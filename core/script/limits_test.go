@@ -65,7 +65,7 @@ func lastLine(s string) string {
 func TestMemoryGuardStopsAGrowingTable(t *testing.T) {
 	_, _, err := run(t, "local t = {}\nwhile true do t[#t+1] = string.rep('x', 100) end",
 		Options{Seed: 1, MaxMemory: 64 << 20})
-	if err == nil || !strings.HasPrefix(err.Error(), "t.lua:2: memory limit of 64 MiB exceeded (the script holds ") {
+	if err == nil || !strings.HasPrefix(err.Error(), "t.lua:2: memory budget of 64 MiB exceeded: the run holds ") || !strings.HasSuffix(err.Error(), "(traces: 0 events; pending events: 0; the rest is Lua values)") {
 		t.Fatalf("error %v, want the memory limit at line 2 (within the default budget)", err)
 	}
 }
@@ -77,7 +77,7 @@ func TestMemoryGuardStopsARunawayTrace(t *testing.T) {
 local w = sim.world{algorithm="test.echo", n=2, config={every=1}, max_events=0}
 w:command(1, "tick")
 w:run()`, Options{Seed: 1, MaxMemory: 16 << 20})
-	if err == nil || !strings.HasPrefix(err.Error(), "t.lua:4: memory limit of 16 MiB exceeded") {
+	if err == nil || !strings.HasPrefix(err.Error(), "t.lua:4: memory budget of 16 MiB exceeded: the run holds") || !strings.Contains(err.Error(), "(traces: ") {
 		t.Fatalf("error %v, want the memory limit at the w:run line", err)
 	}
 	if n := res.Worlds[0].Len(); n == 0 {

@@ -240,7 +240,7 @@ func wRun(w *world, L *lua.LState) int {
 	if until != nil || w.scripted {
 		u.Pred = func() bool { return w.afterEvent(until) }
 	}
-	res := w.s.Run(u)
+	res := w.run(u)
 	if res.Limited() {
 		w.r.notes = append(w.r.notes, fmt.Sprintf("world %d: %s", w.index, res))
 	}
@@ -250,6 +250,49 @@ func wRun(w *world, L *lua.LState) int {
 	out.RawSetString("time", lua.LNumber(res.Time))
 	L.Push(out)
 	return 1
+}
+
+// runChunk is how many events a run takes between two looks at the memory
+// and at the clock.
+const runChunk = 1 << 16
+
+// livelockEvents is how many events may run at one instant before the run
+// is called a livelock. A burst is finite: n boots at t=0, or n² messages
+// of a broadcast on links of constant latency (the bully algorithm's
+// elections), while a callback that reschedules itself at the same tick, or
+// a message bounced on links of latency 0, never ends.
+func livelockEvents(n int) uint64 { return max(1<<24, 2*uint64(n)*uint64(n)) }
+
+// run is w.s.Run(u) in chunks of runChunk events, between which the memory
+// guard looks at the heap (an untraced run grows its queue in Go, with no
+// Lua instruction to count) and a clock that has not moved for
+// livelockEvents events stops the run as a zero-time livelock.
+func (w *world) run(u sim.Until) sim.Result {
+	var total sim.Result
+	still, since := uint64(0), w.s.Now()
+	for {
+		part := u
+		if left := u.Events - total.Events; u.Events == 0 || left > runChunk {
+			part.Events = runChunk
+		} else {
+			part.Events = left
+		}
+		res := w.s.Run(part)
+		total.Events += res.Events
+		total.Time, total.Reason = res.Time, res.Reason
+		if res.Reason != sim.EventCount || total.Events == u.Events {
+			return total
+		}
+		if w.r.budget.checkMemory(); w.r.fatal != nil {
+			return total
+		}
+		if res.Time != since {
+			still, since = 0, res.Time
+		} else if still += res.Events; still >= livelockEvents(len(w.s.IDs())) {
+			w.r.fail(w.r.errorHere(fmt.Sprintf("world %d: livelock: %d events at t=%d without the clock moving (a callback or a message loop with no delay?)", w.index, still, since)))
+			return total
+		}
+	}
 }
 
 func wStep(w *world, L *lua.LState) int {
@@ -579,6 +622,9 @@ func (w *world) filter(L *lua.LState, method string) func(*trace.Event) bool {
 	if w.rec == nil {
 		raise(L, "%s: this world records no trace (trace=false or tracing is off for the run)", method)
 	}
+	// A scan of the whole trace is Go work for the script: in a w:when
+	// predicate it runs after every event, quadratic in the run's length.
+	w.r.budget.charge(scanCost*int64(w.rec.Len()), "scanning the trace in "+method)
 	t, keys := settings(L, 2, method, "type", "kind", "node")
 	var typ trace.Type
 	var kind *string

@@ -37,16 +37,10 @@ var removed = []string{
 var replaced = []struct{ name, doc string }{
 	{"tostring", "tables and functions print as `table: #3` (a number in order of first appearance) instead of a memory address, so output is the same every run"},
 	{"string.format", "the Lua 5.1 conversions (`%d %i %u %c %o %x %X %e %E %f %g %G %q %s %%`), width and precision at most two digits each; `%s` uses `tostring`"},
-	{"string.rep", fmt.Sprintf("the result is capped at %d bytes", maxRep)},
 	{"math.random", "draws from a stream derived from the run seed (`sim.seed`): same seed, same numbers"},
 	{"math.randomseed", "restarts that stream from the given number"},
-	{"table.concat", "always returns a string, as in Lua 5.1 (gopher-lua returns a lone number element as a number)"},
 	{"pairs", "also walks the fields of events and messages (see *Hook events*)"},
 }
-
-// maxRep caps string.rep, the one library call that can allocate without
-// bound in a single instruction.
-const maxRep = 1 << 20
 
 func (r *runner) openSandbox() {
 	L := r.L
@@ -76,19 +70,14 @@ func (r *runner) openSandbox() {
 	for _, lib := range libraries[1:] {
 		global.RawSetString(lib.name, libs[lib.name])
 	}
-	libs[lua.StringLibName].RawSetString("rep", L.NewFunction(r.strRep))
+	// gopher-lua's string module is its own __index, so that it can be the
+	// strings' metatable: string.__index reached the module unsandboxed
+	// (its format printed addresses). Lua 5.1's string table has no
+	// __index; the strings' metatable below has the sandboxed module.
+	libs[lua.StringLibName].RawSetString("__index", lua.LNil)
 	libs[lua.StringLibName].RawSetString("format", L.NewFunction(r.strFormat))
 	libs[lua.MathLibName].RawSetString("random", L.NewFunction(r.mathRandom))
 	libs[lua.MathLibName].RawSetString("randomseed", L.NewFunction(r.mathRandomseed))
-	concat := libs[lua.TabLibName].RawGetString("concat").(*lua.LFunction)
-	libs[lua.TabLibName].RawSetString("concat", L.NewFunction(func(L *lua.LState) int {
-		L.Insert(concat, 1)
-		L.Call(L.GetTop()-1, 1)
-		if n, ok := L.Get(-1).(lua.LNumber); ok {
-			L.Replace(-1, lua.LString(n.String()))
-		}
-		return 1
-	}))
 	global.RawSetString("pairs", L.NewFunction(r.pairs(global.RawGetString("next"))))
 	r.viewMT = r.newViewMT()
 	global.RawSetString("tostring", L.NewFunction(func(L *lua.LState) int {
@@ -233,20 +222,6 @@ func isIdent(s string) bool {
 	return true
 }
 
-func (r *runner) strRep(L *lua.LState) int {
-	s := L.CheckString(1)
-	n := float64(L.CheckNumber(2))
-	if !(n >= 1) || s == "" {
-		L.Push(lua.LString(""))
-		return 1
-	}
-	if size := float64(len(s)) * math.Trunc(n); size > maxRep {
-		L.RaiseError("string.rep: the result would be %.0f bytes, more than the %d allowed", size, maxRep)
-	}
-	L.Push(lua.LString(strings.Repeat(s, int(n))))
-	return 1
-}
-
 // strFormat is Lua 5.1's string.format. gopher-lua hands the Lua values to
 // fmt.Sprintf, which prints tables by address and accepts any width.
 func (r *runner) strFormat(L *lua.LState) int {
@@ -289,13 +264,13 @@ func (r *runner) strFormat(L *lua.LState) int {
 		arg++
 		switch c := f[i]; c {
 		case 'd', 'i':
-			fmt.Fprintf(&b, spec+"d", int64(L.CheckNumber(arg)))
+			fmt.Fprintf(&b, spec+"d", checkInt64(L, arg))
 		case 'u':
-			fmt.Fprintf(&b, spec+"d", uint64(int64(L.CheckNumber(arg))))
+			fmt.Fprintf(&b, spec+"d", uint64(checkInt64(L, arg)))
 		case 'o', 'x', 'X':
-			fmt.Fprintf(&b, spec+string(c), uint64(int64(L.CheckNumber(arg))))
+			fmt.Fprintf(&b, spec+string(c), uint64(checkInt64(L, arg)))
 		case 'c':
-			b.WriteByte(byte(int64(L.CheckNumber(arg))))
+			b.WriteByte(byte(checkInt64(L, arg))) // as C's (unsigned char)
 		case 'e', 'E', 'f', 'g', 'G':
 			if !prec { // C's default; Go's %g would print the shortest form
 				spec += ".6"
@@ -308,7 +283,11 @@ func (r *runner) strFormat(L *lua.LState) int {
 		default:
 			L.RaiseError("invalid option '%%%c' to 'format'", c)
 		}
+		if b.Len() > MaxString {
+			L.RaiseError("string.format would make a string of more than the %d bytes allowed", MaxString)
+		}
 	}
+	r.budget.Alloc(L, b.Len())
 	L.Push(lua.LString(b.String()))
 	return 1
 }
@@ -342,18 +321,22 @@ func quoteLua(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// maxExact is the largest integer a Lua number holds exactly.
-const maxExact = 1 << 53
-
-// checkInteger reads argument n as an integer, as Lua 5.1's luaL_checkint
-// does (truncating), within the range numbers represent exactly.
-func checkInteger(L *lua.LState, n int) int64 {
+// checkInt64 reads argument n as an integer by the one rule of every
+// float-to-integer conversion in the sandbox (gopher-lua's libraries
+// included): numbers are truncated toward zero, as Lua 5.1 does, and NaN,
+// the infinities and numbers outside [-2^63, 2^63) are an error, as in Lua
+// 5.3. Go's own conversion is undefined there, and amd64 and wasm answer
+// differently.
+func checkInt64(L *lua.LState, n int) int64 {
 	x := float64(L.CheckNumber(n))
-	if !(math.Abs(x) <= maxExact) {
-		L.ArgError(n, "number out of range")
+	if !(x >= -(1<<63) && x < 1<<63) {
+		L.ArgError(n, "number has no integer representation")
 	}
 	return int64(x)
 }
+
+// maxInterval bounds math.random's interval: the draw is exact up to there.
+const maxInterval = 1 << 53
 
 func (r *runner) mathRandom(L *lua.LState) int {
 	switch L.GetTop() {
@@ -361,22 +344,28 @@ func (r *runner) mathRandom(L *lua.LState) int {
 		L.Push(lua.LNumber(r.rng.Float64()))
 		return 1
 	case 1:
-		hi := checkInteger(L, 1)
+		hi := checkInt64(L, 1)
 		if hi < 1 {
 			L.ArgError(1, "interval is empty")
+		}
+		if hi > maxInterval {
+			L.ArgError(1, "interval is too large")
 		}
 		L.Push(lua.LNumber(1 + r.rng.Int64N(hi)))
 		return 1
 	}
-	lo, hi := checkInteger(L, 1), checkInteger(L, 2)
+	lo, hi := checkInt64(L, 1), checkInt64(L, 2)
 	if lo > hi {
 		L.ArgError(2, "interval is empty")
+	}
+	if hi-lo >= maxInterval || hi-lo < 0 { // the difference overflowed
+		L.ArgError(2, "interval is too large")
 	}
 	L.Push(lua.LNumber(lo + r.rng.Int64N(hi-lo+1)))
 	return 1
 }
 
 func (r *runner) mathRandomseed(L *lua.LState) int {
-	r.rng = sim.Stream(uint64(checkInteger(L, 1)), "lua.random", 0)
+	r.rng = sim.Stream(uint64(checkInt64(L, 1)), "lua.random", 0)
 	return 0
 }

@@ -86,17 +86,6 @@ print(a == math.random(1, 1000000))`
 	}
 }
 
-func TestStringRepIsCapped(t *testing.T) {
-	_, out := mustRun(t, `print(#string.rep("ab", 2^19), ("x"):rep(0), ("x"):rep(-3), ("ab"):rep(3))`)
-	if want := lines("1048576\t\t\tababab"); out != want {
-		t.Errorf("output %q, want %q", out, want)
-	}
-	_, _, err := run(t, `local s = string.rep("ab", 2^19 + 1)`)
-	if want := "t.lua:1: string.rep: the result would be 1048578 bytes, more than the 1048576 allowed"; err == nil || err.Error() != want {
-		t.Errorf("error %v, want %s", err, want)
-	}
-}
-
 func TestStringFormat(t *testing.T) {
 	cases := []struct{ call, want string }{
 		{`"%d|%5d|%-4d|%03d", 3.7, 42, 7, 5`, "3|   42|7   |005"},

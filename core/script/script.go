@@ -29,13 +29,15 @@ import (
 type Options struct {
 	Seed      uint64    // the run seed (the CLI's --seed, default 1)
 	SeedSet   bool      // the user forced Seed: it overrides every world's `seed` key
-	Budget    int64     // Lua instruction budget; 0: DefaultBudget
-	MaxMemory uint64    // bytes of heap growth allowed to the script; 0: DefaultMaxMemory
+	// Limits are the host's defaults and ceilings (zero: CLI).
+	Limits    Limits
+	Budget    int64     // instruction budget; 0: the host's
+	MaxMemory uint64    // memory budget in bytes; 0: the host's; at most its ceiling
 	Out       io.Writer // where print, log and report write (nil: discard)
 	NoTrace   bool      // record no traces (benchmarks); w:count and w:events then fail
-	// MaxEvents caps every world's max_events (0: no cap). The budget
-	// bounds Lua and this bounds the kernel: a server running untrusted
-	// scenarios needs both.
+	// MaxEvents caps every world's max_events below the host's ceiling (0:
+	// the ceiling). The budget bounds Lua and this bounds the kernel: a
+	// server running untrusted scenarios needs both.
 	MaxEvents uint64
 	// Progress, when set, is called every ProgressEvery events a world
 	// observes (traced or hooked), with the run's event count so far and the
@@ -93,6 +95,7 @@ func Run(name string, src []byte, opt Options) (*Result, error) {
 type runner struct {
 	name   string
 	opt    Options
+	limits Limits
 	out    io.Writer
 	L      *lua.LState
 	budget *budget
@@ -132,15 +135,30 @@ func newRunner(name string, opt Options) *runner {
 	if r.out == nil {
 		r.out = io.Discard
 	}
+	r.limits = opt.Limits
+	if r.limits == (Limits{}) {
+		r.limits = CLI
+	}
+	instructions, memory := opt.Budget, opt.MaxMemory
+	if instructions <= 0 {
+		instructions = r.limits.Instructions
+	}
+	if memory == 0 {
+		memory = r.limits.Memory
+	}
+	r.budget = newBudget(instructions, newMemoryGuard(min(memory, r.limits.MaxMemory), r.holding))
 	r.L = lua.NewState(lua.Options{
 		SkipOpenLibs: true,
 		// Lua-to-Lua calls do not recurse in Go, so a deeper call stack
 		// costs only its frames; 1000 levels leave room for recursive
 		// helpers while nested Go-Lua-Go calls stay far from Go's limit.
 		CallStackSize: 1000,
-		RegistrySize:  1000 * 20,
+		// The stack of values grows up to 4 MiB; beyond, a script gets
+		// "too many values on the stack".
+		RegistrySize:    1 << 14,
+		RegistryMaxSize: 1 << 18,
+		Limits:          r.budget,
 	})
-	r.budget = newBudget(opt.Budget, opt.MaxMemory)
 	// The budget and the memory guard are fatal at the line where they ran
 	// out, whatever pcall in the script does afterwards.
 	r.budget.onExhaust = func(err error) { r.fail(r.errorHere(err.Error())) }
@@ -205,6 +223,12 @@ func (r *runner) callback(w *world, fn *lua.LFunction, args ...lua.LValue) (lua.
 	if r.fatal != nil {
 		return lua.LNil, false
 	}
+	if r.budget.charge(callbackCost, "in hooks and callbacks"); r.fatal != nil {
+		if w != nil {
+			w.s.Stop()
+		}
+		return lua.LNil, false
+	}
 	r.inCallback++
 	err := r.call(fn, 1, args...)
 	r.inCallback--
@@ -218,6 +242,15 @@ func (r *runner) callback(w *world, fn *lua.LFunction, args ...lua.LValue) (lua.
 	ret := r.L.Get(-1)
 	r.L.Pop(1)
 	return ret, true
+}
+
+// maxEvents is the most events a world may run: the host's ceiling, or
+// Options.MaxEvents below it.
+func (r *runner) maxEvents() uint64 {
+	if capped := r.opt.MaxEvents; capped > 0 && capped < r.limits.MaxEvents {
+		return capped
+	}
+	return r.limits.MaxEvents
 }
 
 // fail records a fatal error (the first one wins).

@@ -64,6 +64,7 @@ type worldConf struct {
 	config    map[string]any
 	maxEvents uint64
 	maxTime   sim.Time
+	memory    uint64 // bytes; 0: unchanged
 	trace     bool
 	checks    []string
 	checksSet bool
@@ -178,7 +179,7 @@ var worldKeys = []worldKey{
 		}
 		return nil
 	}},
-	{"max_events", "10000000", "the run stops after this many events (0: no limit); a note says so", func(c *worldConf, v lua.LValue) error {
+	{"max_events", "10000000", "the run stops after this many events (0: the host's ceiling, 10^9 in the CLI, 2×10^8 in the page); a note says so", func(c *worldConf, v lua.LValue) error {
 		n, err := toNonNegative(v)
 		c.maxEvents = uint64(n)
 		return err
@@ -200,6 +201,14 @@ var worldKeys = []worldKey{
 			}
 		}
 		return nil
+	}},
+	{"memory", "the host's (1024 MiB in the CLI, 512 in the page)", "the run's memory budget in MiB from this world on, up to the host's ceiling (16 GiB in the CLI, 2 GiB in the page); see *Limits*", func(c *worldConf, v lua.LValue) error {
+		n, err := toNonNegative(v)
+		if err == nil && n == 0 {
+			err = fmt.Errorf("want at least 1 MiB")
+		}
+		c.memory = uint64(n) << 20
+		return err
 	}},
 	{"trace", "true", "record the trace (`false` saves memory in sweeps; `w:count` and `w:events` then fail)", func(c *worldConf, v lua.LValue) (err error) {
 		c.trace, err = toBool(v)
@@ -301,8 +310,13 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	if c.topo.Kind == "" {
 		c.topo.Kind = spec.Topology
 	}
-	if capped := r.opt.MaxEvents; capped > 0 && (c.maxEvents == 0 || c.maxEvents > capped) {
-		c.maxEvents = capped
+	if ceiling := r.maxEvents(); c.maxEvents == 0 || c.maxEvents > ceiling {
+		c.maxEvents = ceiling
+	}
+	if c.memory > 0 {
+		if err := r.setMemoryBudget(c.memory); err != nil {
+			return nil, fmt.Errorf("memory: %v", err)
+		}
 	}
 	seed := r.opt.Seed
 	if c.seedSet && !r.opt.SeedSet {
@@ -415,8 +429,7 @@ func (w *world) onEvent(e *trace.Event) {
 		w.rec.Append(e)
 		if w.recorded++; w.recorded >= eventsPerMemoryCheck {
 			w.recorded = 0
-			if err := w.r.budget.mem.check(); err != nil {
-				w.r.fail(w.r.errorHere(err.Error()))
+			if w.r.budget.checkMemory(); w.r.fatal != nil {
 				w.s.Stop()
 			}
 		}
