@@ -27,8 +27,8 @@ import (
 
 // Options configure a run.
 type Options struct {
-	Seed      uint64    // the run seed (the CLI's --seed, default 1)
-	SeedSet   bool      // the user forced Seed: it overrides every world's `seed` key
+	Seed    uint64 // the run seed (the CLI's --seed, default 1)
+	SeedSet bool   // the user forced Seed: it overrides every world's `seed` key
 	// Limits are the host's defaults and ceilings (zero: CLI).
 	Limits    Limits
 	Budget    int64     // instruction budget; 0: the host's
