@@ -6,24 +6,45 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
 
 	"dsim/core/script"
 	"dsim/core/trace"
 )
 
-// seedFlag adds --seed; options turns it into script options.
-type seedFlag struct {
-	fs   *flag.FlagSet
-	seed *uint64
+// runFlags are the flags run and check share: --seed and --memory;
+// options turns them into script options.
+type runFlags struct {
+	fs     *flag.FlagSet
+	seed   *uint64
+	memory *uint64
 }
 
-func addSeed(fs *flag.FlagSet) seedFlag {
-	return seedFlag{fs, fs.Uint64("seed", 1, "the run seed `N`; when given, it overrides every world's own seed")}
+func addRunFlags(fs *flag.FlagSet) runFlags {
+	return runFlags{fs,
+		fs.Uint64("seed", 1, "the run seed `N`; when given, it overrides every world's own seed"),
+		fs.Uint64("memory", script.CLI.Memory>>20, fmt.Sprintf("the run's memory budget in `MiB` (at most %d)", script.CLI.MaxMemory>>20)),
+	}
 }
 
-func (s seedFlag) options(out io.Writer) script.Options {
-	return script.Options{Seed: *s.seed, SeedSet: isSet(s.fs, "seed"), Out: out}
+// options are the script options of the flags, or an error naming a bad
+// flag.
+func (f runFlags) options(out io.Writer) (script.Options, error) {
+	if *f.memory < 1 || *f.memory > script.CLI.MaxMemory>>20 {
+		return script.Options{}, fmt.Errorf("--memory %d: want 1 to %d MiB", *f.memory, script.CLI.MaxMemory>>20)
+	}
+	budget := *f.memory << 20
+	// The guard counts the heap's objects, and stops a run holding more
+	// than its budget; the runtime's soft limit makes the collector keep
+	// the whole process near that too (by default it lets the heap reach
+	// twice what is live before collecting).
+	debug.SetMemoryLimit(int64(budget + budget/4 + memorySlack))
+	return script.Options{Seed: *f.seed, SeedSet: isSet(f.fs, "seed"), Out: out, MaxMemory: budget}, nil
 }
+
+// memorySlack is what the process needs beyond a run's budget: the Go
+// runtime, the program and the libraries.
+const memorySlack = 64 << 20
 
 // runFile reads and runs one scenario. The error is a *script.Error for a
 // script error (with the partial result), a file too big or a Go panic
@@ -75,8 +96,8 @@ func report(stderr io.Writer, err error) {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("run", "run FILE [--seed N] [--format text|jsonl|shiviz]", stderr)
-	seed := addSeed(fs)
+	fs := newFlags("run", "run FILE [--seed N] [--memory MiB] [--format text|jsonl|shiviz]", stderr)
+	flags := addRunFlags(fs)
 	format := fs.String("format", "text", "trace format: text, jsonl or shiviz (a log ShiViz loads as is)")
 	pos, code, ok := parse(fs, args)
 	if !ok {
@@ -93,7 +114,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if write == nil {
 		return usageError(fs, stderr, "unknown format %q (want text, jsonl or shiviz)", *format)
 	}
-	res, runErr := runFile(pos[0], seed.options(stderr))
+	opt, err := flags.options(stderr)
+	if err != nil {
+		return usageError(fs, stderr, "%v", err)
+	}
+	res, runErr := runFile(pos[0], opt)
 	if res != nil {
 		// A script that fails half way still shows the trace up to the
 		// failure: that is where the bug is.
@@ -136,8 +161,8 @@ type fileResult struct {
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("check", "check [--seed N] [--junit FILE] FILE...", stderr)
-	seed := addSeed(fs)
+	fs := newFlags("check", "check [--seed N] [--memory MiB] [--junit FILE] FILE...", stderr)
+	flags := addRunFlags(fs)
 	junit := fs.String("junit", "", "also write the results as JUnit XML to this `file`")
 	pos, code, ok := parse(fs, args)
 	if !ok {
@@ -146,10 +171,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if len(pos) == 0 {
 		return usageError(fs, stderr, "no scenario files given")
 	}
+	opt, err := flags.options(stderr)
+	if err != nil {
+		return usageError(fs, stderr, "%v", err)
+	}
 	var results []fileResult
 	passed, failed, errs := 0, 0, 0
 	for _, name := range pos {
-		res, err := runFile(name, seed.options(stderr))
+		res, err := runFile(name, opt)
 		fr := fileResult{name: name, err: err}
 		if res != nil {
 			fr.checks = res.Checks

@@ -30,7 +30,7 @@ type Limits struct {
 // within seconds under WebAssembly, which runs Lua several times slower than
 // native code; the Worker's memory leaves room for the runtime in its 128 MB.
 var (
-	CLI    = Limits{Instructions: 200_000_000, Memory: 1 << 30, MaxMemory: 16 << 30, MaxEvents: 1_000_000_000}
+	CLI    = Limits{Instructions: 200_000_000, Memory: 384 << 20, MaxMemory: 16 << 30, MaxEvents: 1_000_000_000}
 	Page   = Limits{Instructions: 50_000_000, Memory: 512 << 20, MaxMemory: 2 << 30, MaxEvents: 200_000_000}
 	Worker = Limits{Instructions: 20_000_000, Memory: 48 << 20, MaxMemory: 64 << 20, MaxEvents: 10_000_000}
 )

@@ -20,7 +20,10 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"assert with a message", "\nassert(1 == 2, 'one is not two')", `t.lua:2: assertion failed: one is not two`},
 		{"assert without a message", "assert(false)", `t.lua:1: assertion failed`},
 		{"stack overflow", "local function f() return f() + 1 end\nf()", `t.lua:1: stack overflow`},
-		{"blocks nested too deep", "local x\n" + strings.Repeat("if x then\n", 1001) + strings.Repeat("end ", 1001), `t.lua:1002: blocks nested more than 1000 deep`},
+		{"blocks nested too deep", "local x\n" + strings.Repeat("if x then\n", 201) + strings.Repeat("end ", 201), `t.lua:201: statements and expressions nested more than 200 levels deep`},
+		{"expressions nested too deep", "local x = 1" + strings.Repeat(" .. x", 201), `t.lua:1: statements and expressions nested more than 200 levels deep`},
+		{"a deep table constructor", "local t = " + strings.Repeat("{", 30000) + strings.Repeat("}", 30000), `t.lua:1: statements and expressions nested more than 200 levels deep`},
+		{"not repeated", "local t = " + strings.Repeat("not ", 50000) + "true", `t.lua:1: statements and expressions nested more than 200 levels deep`},
 
 		{"unknown algorithm", `sim.world{algorithm="nope", n=3}`, `t.lua:1: sim.world: unknown algorithm "nope" (known: ` + strings.Join(algoNames(), ", ") + `)`},
 		{"missing algorithm", `sim.world{n=3}`, `t.lua:1: sim.world: the key algorithm is required (known algorithms: ` + strings.Join(algoNames(), ", ") + `)`},

@@ -33,7 +33,22 @@ func Reference() string {
 	for _, f := range replaced {
 		p("- `%s`: %s.\n", f.name, f.doc)
 	}
-	p("\nLimits: a run may execute %d Lua instructions (the budget counts instructions, not time, so it stops at the same place on every platform; time spent inside `w:run` is Go and does not count), and grow the heap by %d MiB (traces included). Either ends the script with an error at the line being run.\n\n", int64(DefaultBudget), DefaultMaxMemory>>20)
+	p("\n### Limits\n\n")
+	p("Every run has budgets, so a script nobody checked cannot take the host down; each ends the script with one error at the line being run, and pcall cannot catch it.\n\n")
+	p("- **Instructions.** The budget counts Lua instructions, not time, so it stops at the same place on every platform. Work done in Go for the script counts too: a hook, callback or `w:when` predicate called from Go costs %d instructions, each recorded event `w:count` or `w:events` scans %d, and %d steps of a pattern match 1.\n", callbackCost, scanCost, stepsPerCost)
+	p("- **Memory.** A run may hold its memory budget: Lua values, the worlds' pending events and callbacks, and the traces. The error says what holds it, e.g. `memory budget of 384 MiB exceeded: the run holds 390 MiB (traces: 0 events; pending events: 2569012; the rest is Lua values)`. The world key `memory` raises or lowers the budget for the rest of the run, up to the host's ceiling; `dsim run --memory MiB` sets it for a run. The process itself stays within about one and a half times the budget plus 64 MiB.\n")
+	p("- **Strings.** No string is longer than %d MiB, whether made by `..`, `string.rep`, `gsub`, `format`, `table.concat` or any other function: the error comes before the string is built.\n", MaxString>>20)
+	p("- **Events.** A world runs at most its `max_events`; 0 means the host's ceiling. Events that keep coming at one instant without the clock moving (more than 2^20, or 8n² for n processes) stop the run as a livelock.\n")
+	p("- **Nesting.** Statements and expressions nest at most %d levels deep, as in Lua 5.1, checked before the script runs.\n", maxNesting)
+	p("- **Numbers.** Wherever a library function needs an integer, a number is truncated toward zero; NaN, the infinities and numbers outside [-2^63, 2^63) are an error, `number has no integer representation`. The same script prints the same on every platform.\n\n")
+	p("| host | instructions | memory | memory ceiling | events ceiling |\n| --- | --- | --- | --- | --- |\n")
+	for _, h := range []struct {
+		name string
+		l    Limits
+	}{{"CLI (`dsim run`, `dsim check`)", CLI}, {"playground", Page}, {"Worker", Worker}} {
+		p("| %s | %d | %d MiB | %d MiB | %d |\n", h.name, h.l.Instructions, h.l.Memory>>20, h.l.MaxMemory>>20, h.l.MaxEvents)
+	}
+	p("\n")
 
 	p("## Globals\n\n")
 	for _, e := range globals {

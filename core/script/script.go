@@ -336,10 +336,13 @@ func (r *runner) errorHere(msg string) *Error {
 	return &Error{File: r.name, Line: r.currentLine(r.L, 0), Msg: msg}
 }
 
-// maxNesting bounds how deeply blocks nest. gopher-lua compiles nested
-// blocks in quadratic time (20000 nested ifs take seconds, outside any
-// budget); scenarios nest a handful.
-const maxNesting = 1000
+// maxNesting bounds how deeply statements and expressions nest, as Lua's
+// LUAI_MAXCCALLS (200) does. gopher-lua's compiler recurses once or more per
+// level: under WebAssembly a few tens of thousands of levels (a 60 KB table
+// constructor {{{...}}}, `not` repeated) overflow the engine's stack and
+// kill the process without a message, and natively nesting costs quadratic
+// time. Scenarios nest a handful of levels.
+const maxNesting = 200
 
 // load compiles the chunk. The compiler re-panics on anything but its own
 // errors, so a bug there must not take the process down either.
@@ -353,8 +356,8 @@ func (r *runner) load(src []byte) (fn *lua.LFunction, err error) {
 	if err != nil {
 		return nil, r.syntaxError(err, src)
 	}
-	if line := deepBlock(reflect.ValueOf(chunk), 0); line > 0 {
-		return nil, &Error{File: r.name, Line: line, Msg: fmt.Sprintf("blocks nested more than %d deep", maxNesting)}
+	if line := tooDeep(chunk); line > 0 {
+		return nil, &Error{File: r.name, Line: line, Msg: fmt.Sprintf("statements and expressions nested more than %d levels deep", maxNesting)}
 	}
 	proto, err := lua.Compile(chunk, r.name)
 	if err != nil {
@@ -363,33 +366,59 @@ func (r *runner) load(src []byte) (fn *lua.LFunction, err error) {
 	return r.L.NewFunctionFromProto(proto), nil
 }
 
-var blockType = reflect.TypeOf([]ast.Stmt(nil))
+var (
+	stmtType = reflect.TypeOf((*ast.Stmt)(nil)).Elem()
+	exprType = reflect.TypeOf((*ast.Expr)(nil)).Elem()
+)
 
-// deepBlock walks the syntax tree and returns the line of a block nested
-// deeper than maxNesting, or 0.
-func deepBlock(v reflect.Value, depth int) int {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			return deepBlock(v.Elem(), depth)
-		}
-	case reflect.Slice:
-		if v.Type() == blockType && v.Len() > 0 {
-			if depth++; depth > maxNesting {
-				return max(v.Index(0).Interface().(ast.Stmt).Line(), 1)
+// tooDeep walks the syntax tree and returns the line of a statement or
+// expression nested more than maxNesting deep, or 0. It keeps its own stack
+// rather than recursing, since the tree it checks may be as deep as the
+// parser allows.
+func tooDeep(chunk []ast.Stmt) int {
+	type item struct {
+		v     reflect.Value
+		depth int
+	}
+	stack := []item{{reflect.ValueOf(chunk), 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		v, depth := it.v, it.depth
+		switch v.Kind() {
+		case reflect.Interface:
+			if !v.IsNil() {
+				stack = append(stack, item{v.Elem(), depth})
+			}
+		case reflect.Pointer:
+			if v.IsNil() {
+				continue
+			}
+			if t := v.Type(); t.Implements(stmtType) || t.Implements(exprType) {
+				if depth++; depth > maxNesting {
+					return max(nodeLine(v), 1)
+				}
+			}
+			stack = append(stack, item{v.Elem(), depth})
+		case reflect.Slice:
+			for i := v.Len() - 1; i >= 0; i-- {
+				stack = append(stack, item{v.Index(i), depth})
+			}
+		case reflect.Struct:
+			for i := v.NumField() - 1; i >= 0; i-- {
+				if v.Type().Field(i).IsExported() {
+					stack = append(stack, item{v.Field(i), depth})
+				}
 			}
 		}
-		for i := range v.Len() {
-			if line := deepBlock(v.Index(i), depth); line > 0 {
-				return line
-			}
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if line := deepBlock(v.Field(i), depth); line > 0 {
-				return line
-			}
-		}
+	}
+	return 0
+}
+
+// nodeLine is the line a statement or expression node starts on.
+func nodeLine(v reflect.Value) int {
+	if n, ok := v.Interface().(interface{ Line() int }); ok {
+		return n.Line()
 	}
 	return 0
 }
