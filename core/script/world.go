@@ -179,7 +179,7 @@ var worldKeys = []worldKey{
 		}
 		return nil
 	}},
-	{"max_events", "10000000", "the run stops after this many events (0: the host's ceiling, 10^9 in the CLI, 2×10^8 in the page); a note says so", func(c *worldConf, v lua.LValue) error {
+	{"max_events", "10000000", "the run stops after this many events (0: the host's ceiling, 2×10^8 in the CLI, 5×10^7 in the page); a note says so", func(c *worldConf, v lua.LValue) error {
 		n, err := toNonNegative(v)
 		c.maxEvents = uint64(n)
 		return err

@@ -18,6 +18,10 @@ type Limits interface {
 	// Spent is told how many it took.
 	MatchSteps(L *LState) int
 	Spent(L *LState, steps int)
+	// GoCall is told of every call of a Go function from Lua (the
+	// libraries, pcall), each of which takes as long as tens of VM
+	// instructions; it may raise an error.
+	GoCall(L *LState)
 }
 
 // checkString raises an error, naming what, when a string of size bytes

@@ -199,6 +199,9 @@ func switchToParentThread(L *LState, nargs int, haserror bool, kill bool) {
 
 func callGFunction(L *LState, tailcall bool) bool {
 	frame := L.currentFrame
+	if L.Options.Limits != nil { // dsim: see Limits.GoCall
+		L.Options.Limits.GoCall(L)
+	}
 	gfnret := frame.Fn.GFunction(L)
 	if tailcall {
 		L.currentFrame = L.RemoveCallerFrame()
