@@ -64,34 +64,61 @@ Failures: needs a complete graph and reliable links, any delivery order (no FIFO
 		Messages:   []sim.Message{Request{}, Reply{}},
 		Properties: mutex.Properties,
 		New: func(algo.Values) (sim.Factory, error) {
-			return func(sim.NodeID) sim.Node { return &node{} }, nil
+			shared := &ringCache{}
+			return func(sim.NodeID) sim.Node { return &node{ring: shared} }, nil
 		},
 	})
 }
 
 type node struct {
 	mutex.CS
+	ring   *ringCache
 	clock  mutex.Clock
 	mine   mutex.Stamp
-	order  []sim.NodeID       // the other processes in ring order
-	pos    map[sim.NodeID]int // index in order
-	asks   []bool             // R_i, by index in order
-	tells  []bool             // I_i, by index in order
+	order  []sim.NodeID       // every process in ring order, S_1..S_n (shared)
+	pos    map[sim.NodeID]int // index in order (shared)
+	asks   []bool             // R_i, by index in order (never this process)
+	tells  []bool             // I_i, by index in order (never this process)
 	asking int                // |R_i|
 }
 
-func (p *node) Start(ctx sim.Context) {
-	// Peers starts with the successor: the processes before this one in
-	// ring order are the last Index of them.
-	peers := ctx.Peers()
-	n, idx := len(peers), sim.Index(ctx)
-	p.order = make([]sim.NodeID, 0, n)
-	p.order = append(p.order, peers[n-idx:]...)
-	p.order = append(p.order, peers[:n-idx]...)
-	p.pos = make(map[sim.NodeID]int, n)
-	for k, id := range p.order {
-		p.pos[id] = k
+// ringCache holds S_1..S_n and each one's index for every process of a
+// world. Every process knows the same list, the system's static
+// configuration, as it knows its peers; one copy serves them all, where a
+// copy and an index per process cost n² in the world (an id and a map
+// entry per process and peer, about 40 bytes each) for what the rules
+// need: R_i and I_i, a byte per peer.
+type ringCache struct {
+	ids []sim.NodeID
+	pos map[sim.NodeID]int
+}
+
+// of returns the list of ctx's world, building it at the first Start (or
+// anew for a factory reused in another world).
+func (c *ringCache) of(ctx sim.Context) ([]sim.NodeID, map[sim.NodeID]int) {
+	peers, idx, self := ctx.Peers(), sim.Index(ctx), ctx.Self()
+	n := len(peers) + 1
+	if len(c.ids) != n || c.ids[idx] != self || (n > 1 && c.ids[(idx+1)%n] != peers[0]) {
+		ids := make([]sim.NodeID, n)
+		pos := make(map[sim.NodeID]int, n)
+		ids[idx] = self
+		for k, id := range peers {
+			ids[(idx+1+k)%n] = id
+		}
+		for k, id := range ids {
+			pos[id] = k
+		}
+		c.ids, c.pos = ids, pos
 	}
+	return c.ids, c.pos
+}
+
+func (p *node) Start(ctx sim.Context) {
+	// Indexes are ring positions, S_1 first: this process's own slot stays
+	// empty, and the processes before it are the first Index.
+	idx := sim.Index(ctx)
+	p.order, p.pos = p.ring.of(ctx)
+	n := len(p.order)
 	p.asks, p.tells = make([]bool, n), make([]bool, n)
 	for k := range idx {
 		p.asks[k] = true
@@ -164,7 +191,7 @@ func (p *node) tryEnter(ctx sim.Context) {
 
 func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 	k, ok := p.pos[from]
-	if !ok {
+	if !ok || from == ctx.Self() {
 		ctx.Log("%s from %d ignored: not a process of this system", m.Kind(), from)
 		return
 	}
