@@ -170,6 +170,22 @@ func (w *World) Timers(id sim.NodeID, tag string) []sim.Time {
 	return out
 }
 
+// Logs returns the log lines of node id, in order.
+func (w *World) Logs(id sim.NodeID) []string {
+	var out []string
+	for _, e := range w.Rec.Events {
+		if e.Type == trace.Log && e.Node == int(id) {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
+// Logged reports whether node id logged a line containing text.
+func (w *World) Logged(id sim.NodeID, text string) bool {
+	return slices.ContainsFunc(w.Logs(id), func(l string) bool { return strings.Contains(l, text) })
+}
+
 // Pairs renders messages as "from->to" for compact comparisons.
 func Pairs(ms []Msg) string {
 	parts := make([]string, len(ms))
