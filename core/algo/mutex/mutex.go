@@ -7,6 +7,7 @@ package mutex
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -204,17 +205,24 @@ func (c *CS) want(ctx sim.Context, p Protocol, d sim.Duration) {
 }
 
 // Clock is a Lamport logical clock: ticked before every timestamped send,
-// advanced past every timestamp received.
+// advanced past every timestamp received. At the top of int's range, where
+// only a hand-made timestamp can take it, it stays rather than wrap round to
+// the lowest value, which every request would then follow.
 type Clock int
 
 // Tick advances the clock for a local event and returns the new value.
 func (c *Clock) Tick() int {
-	*c++
+	if *c < math.MaxInt {
+		*c++
+	}
 	return int(*c)
 }
 
 // Witness advances the clock past a received timestamp.
-func (c *Clock) Witness(ts int) { *c = Clock(max(int(*c), ts) + 1) }
+func (c *Clock) Witness(ts int) {
+	*c = Clock(max(int(*c), ts))
+	c.Tick()
+}
 
 // Stamp is a request's (timestamp, id): the total order in which the
 // timestamped algorithms serve requests.
