@@ -65,7 +65,7 @@ func init() {
 		Summary: "Ricart-Agrawala second algorithm: REQUEST (clock, id) to all, the TOKEN carries token[k] and goes to the next pending requester after i in ring order",
 		Description: `Seed/paper: seed 002, "Ricart-Agrawala Second Algorithm", rules RI1, RI2, RA1, RH1, RH2, RR1 and RR2 as written there.
 Rules: RI1: every process starts NO-TOKEN except the holder (config holder, default the first in ring order), which starts TOKEN-PRESENT. RI2: token[k] = 0 and request[k] = 0 for every k. RA1: a NO-TOKEN process that wants the critical section sends REQUEST(TPi, i), TPi its Lamport clock after a tick, to every other process and waits for the TOKEN; on getting it (at once when TOKEN-PRESENT) it becomes TOKEN-HELD and enters. RH1: on a REQUEST(TPj, j), request[j] := max(request[j], TPj), and the clock advances past TPj. RH2: a TOKEN-PRESENT process that gets a REQUEST releases at once (RR2). RR1: on leaving it becomes TOKEN-PRESENT. RR2: it searches k = i+1, ..., n, 1, ..., i-1 for the first request[k] > token[k], sets token[i] to its clock, becomes NO-TOKEN and sends the TOKEN to Pk; with none pending it keeps the token. Per entry: n-1 REQUEST and one TOKEN, 0 when the requester holds the token.
-Where the text is silent: "i+1, ..., n, 1, ..., i-1" is the ring order of the ids from the successor; token_state shows NO-TOKEN, TOKEN-PRESENT or TOKEN-HELD; a TOKEN reaching a process that does not want it (only a recovered or hand-made one can) makes it TOKEN-PRESENT and it runs RR2 at once; the RR2 search passes over a process the failure detector suspects.
+Where the text is silent: "i+1, ..., n, 1, ..., i-1" is the ring order of the ids from the successor; token_state shows NO-TOKEN, TOKEN-PRESENT or TOKEN-HELD; a TOKEN reaching a process that does not want it (only a recovered or hand-made one can) makes it TOKEN-PRESENT and it runs RR2 at once; a second TOKEN reaching a process that holds one (TOKEN-PRESENT or TOKEN-HELD: only a duplicated or hand-made one can) is dropped; the RR2 search passes over a process the failure detector suspects.
 Failures: no FIFO links needed. The seed's "the failure of a process, except the one which holds the token, doesn't prevent progress" holds only when the detector suspects the crashed process before anyone sends it the token; otherwise, as when the holder crashes, the token is lost and (unlike the token ring) not regenerated. Recovery, lost and duplicated messages are not tolerated.`,
 		Topology:   "complete",
 		Config:     []algo.Param{mutex.HolderParam},
@@ -171,8 +171,21 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 			p.release(ctx)
 		}
 	case Token:
-		// The received map is the sender's recorded message: work on a copy.
+		if p.state != NoToken {
+			// There is one TOKEN, and this process has it: a second one
+			// can only be a duplicate or hand-made. Taking it would
+			// replace the token in use (TOKEN-HELD) or pass one on while
+			// keeping the other.
+			ctx.Log("TOKEN while %s: a second token, dropped", p.state)
+			return
+		}
+		// The received map is the sender's recorded message: work on a
+		// copy (an empty one for a token without the map: every
+		// token[k] is then 0, as in RI2).
 		p.token = maps.Clone(msg.Token)
+		if p.token == nil {
+			p.token = map[sim.NodeID]int{}
+		}
 		if p.Wanted() {
 			p.use(ctx)
 			return
