@@ -55,7 +55,7 @@ func init() {
 		Summary: "Suzuki-Kasami: REQUEST(j, n) broadcast, RN[] at every process, the TOKEN carries LN[] and a queue of waiting processes",
 		Description: `Seed/paper: Suzuki and Kasami 1985, named in seed 002's list of token-based algorithms ("Uses sequence numbers rather than timestamps to differentiate between old and current requests"); the standard rules.
 Rules: every process i keeps RN[j], the highest request number heard from each j; the token carries LN[j], the number of j's request served last, and a FIFO queue Q. Requesting: without the token, i increments RN[i] and sends REQUEST(i, RN[i]) to every other process; with the idle token it enters at once. Receiving REQUEST(j, n): RN[j] := max(RN[j], n); a process holding the idle token sends the TOKEN to j if RN[j] = LN[j] + 1. Releasing: LN[i] := RN[i]; every j not in Q with RN[j] = LN[j] + 1 is appended to Q; if Q is not empty the token goes to its head (removed from Q), else the process keeps it. Per entry: n-1 REQUEST and one TOKEN, 0 when the requester holds the token.
-Where the paper leaves a choice: the first holder is config holder (default the first process in ring order); at a release processes join Q in ring order from the successor; a head of Q the failure detector suspects is dropped from Q (its request stays outstanding); a TOKEN reaching a process that does not want it (only a recovered or hand-made one can) is passed on at once as at a release, without touching LN.
+Where the paper leaves a choice: the first holder is config holder (default the first process in ring order); at a release processes join Q in ring order from the successor; a head of Q the failure detector suspects is dropped from Q (its request stays outstanding); a TOKEN reaching a process that does not want it (only a recovered or hand-made one can) is passed on at once as at a release, without touching LN; a second TOKEN reaching a process that holds one (only a duplicated or hand-made one can) is dropped; a REQUEST naming the receiver is ignored, the token is never sent for a REQUEST naming no process, and entries of Q that name no other process or repeat one are dropped (only hand-made messages have them).
 Failures: no FIFO links needed. "The failure of a process, except the one which holds the token, doesn't prevent progress" (seed 002, of the similar Ricart-Agrawala second algorithm) holds only when the detector suspects the crashed process before anyone sends it the token; otherwise, as when the holder crashes, the token is lost and (unlike the token ring) not regenerated. Recovery, lost and duplicated messages are not tolerated.`,
 		Topology:   "complete",
 		Config:     []algo.Param{mutex.HolderParam},
@@ -141,14 +141,45 @@ func (p *node) send(ctx sim.Context, to sim.NodeID) {
 func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 	switch msg := m.(type) {
 	case Request:
+		if msg.ID == ctx.Self() {
+			// REQUEST(j, n) is another process's request: one naming
+			// this process is hand-made, and would change its own RN[i].
+			ctx.Log("REQUEST(%d, %d) ignored: it names this process", msg.ID, msg.SN)
+			return
+		}
 		p.rn[msg.ID] = max(p.rn[msg.ID], msg.SN)
 		if p.token != nil && !p.Held() && p.rn[msg.ID] == p.token.LN[msg.ID]+1 {
+			if !slices.Contains(ctx.Peers(), msg.ID) {
+				// Only a hand-made REQUEST names no process: the token
+				// sent to it would be lost.
+				ctx.Log("REQUEST(%d, %d) names no process: the token stays", msg.ID, msg.SN)
+				return
+			}
 			p.send(ctx, msg.ID)
 		}
 	case Token:
+		if p.token != nil {
+			// There is one token, and this process has it: a second one
+			// can only be a duplicate or hand-made. Taking it would pass
+			// a token on during the critical section and leave none for
+			// the release.
+			ctx.Log("TOKEN while holding the token: a second token, dropped")
+			return
+		}
 		// The received value is the sender's recorded message: work on a
-		// copy.
-		p.token = &Token{LN: maps.Clone(msg.LN), Q: slices.Clone(msg.Q)}
+		// copy, with an empty LN for a token without one (every LN[j] is
+		// then 0, as at the start) and Q keeping only other processes,
+		// each once: only a hand-made token names any other, and the
+		// token sent to one would be lost.
+		p.token = &Token{LN: maps.Clone(msg.LN)}
+		if p.token.LN == nil {
+			p.token.LN = map[sim.NodeID]int{}
+		}
+		for _, j := range msg.Q {
+			if slices.Contains(ctx.Peers(), j) && !slices.Contains(p.token.Q, j) {
+				p.token.Q = append(p.token.Q, j)
+			}
+		}
 		ctx.Set(mutex.KeyToken, true)
 		if p.Wanted() {
 			p.CS.Enter(ctx)
