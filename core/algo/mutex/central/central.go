@@ -112,7 +112,7 @@ func init() {
 		Summary: "central coordinator: REQUEST, GRANTED or DENIED and a FIFO queue, RELEASE; a crashed coordinator is replaced by a bully election",
 		Description: `Seed/paper: seed 002, "Central Coordinator Based Algorithm" and its pseudo code with the "modified algo" line; the coordinator is "one of the processes competing for access", and a crashed one is replaced by "an election algorithm", here election.bully as a second layer (its keys read election_*).
 Rules: a process sends REQUEST to the coordinator and waits for GRANTED; after its critical section it sends RELEASE: three messages per entry. The coordinator answers a REQUEST with GRANTED when nobody is in the critical section, otherwise queues it and replies DENIED; on RELEASE it sends GRANTED to the first queued request, so requests are served first come, first served. Its own requests join the same queue but cost no message.
-Where the text is silent: the coordinator at boot is config coordinator (default the highest id). A process whose detector suspects the coordinator calls an election; every process reports to the announced coordinator (REQUEST again, HELD from the critical section, IDLE otherwise), and a new coordinator grants nothing until every process it does not suspect has reported (state recovering), so a holder is never overlooked. A suspected client leaves the queue, and a critical section it held is freed; the coordinator grants nothing to a suspected process and checks one it has queued, or takes for the holder, every election_T ticks with QUERY. Messages carry request and grant numbers (seq) so that stale ones are ignored.
+Where the text is silent: the coordinator at boot is config coordinator (default the highest id; when every id is negative, which the election layer cannot be told, the processes elect one at boot). A process whose detector suspects the coordinator calls an election; every process reports to the announced coordinator (REQUEST again, HELD from the critical section, IDLE otherwise), and a new coordinator grants nothing until every process it does not suspect has reported (state recovering), so a holder is never overlooked. A suspected client leaves the queue, and a critical section it held is freed; the coordinator grants nothing to a suspected process and checks one it has queued, or takes for the holder, every election_T ticks with QUERY. Messages carry request and grant numbers (seq) so that stale ones are ignored; a message from the process itself (only a hand-made one can be) is ignored.
 Failures: tolerates crashes and recoveries of the coordinator and of clients. Needs reliable FIFO links (a report must not overtake an earlier REQUEST or RELEASE), a perfect failure detector, the bully's synchrony (election_T at least a round trip) and at most one request per tick per process (request numbers follow the local clock).`,
 		Topology: "complete",
 		Config: append([]algo.Param{
@@ -163,9 +163,16 @@ func electionLayer(v algo.Values, coord sim.NodeID) (compose.Part, error) {
 		return part, err
 	}
 	byTop := map[sim.NodeID]sim.Factory{} // one per set of ids the factory serves
+	none := part.New
 	part.New = func(sim.NodeID) sim.Node {
 		return &startLate{make: func(ctx sim.Context) sim.Node {
 			top := slices.Max(append([]sim.NodeID{ctx.Self()}, ctx.Peers()...))
+			if top <= election.None {
+				// Every id is negative: the layer's leader key cannot
+				// name the highest (-1 means none). The layer starts
+				// knowing no coordinator, and Start calls an election.
+				return none(ctx.Self())
+			}
 			f, ok := byTop[top]
 			if !ok {
 				p, err := compose.Layer(layerName, "election.bully", withLeader(top))
@@ -275,6 +282,9 @@ func (p *node) Start(ctx sim.Context) {
 	p.seq = int(ctx.Now())
 	p.CS.Start(ctx)
 	switch {
+	case !p.known && !sim.Recovered(ctx): // every id is negative: see electionLayer
+		ctx.Log("no coordinator known at boot: starting an election")
+		p.elect(ctx)
 	case !p.known: // recovered: the election layer is electing
 	case sim.Recovered(ctx): // the election layer won at once: nobody higher is up
 		p.announced(ctx)
@@ -391,6 +401,15 @@ func (p *node) Exit(ctx sim.Context) {
 }
 
 func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+	if from == ctx.Self() {
+		// The coordinator's own requests and releases cost no message,
+		// and no process reports to itself: a message from itself is
+		// hand-made. Served, it would queue a request this process never
+		// made, or take it for the holder, and the grant would enter a
+		// process that does not want the critical section.
+		ctx.Log("%s from itself ignored: a process sends itself nothing", m.Kind())
+		return
+	}
 	switch msg := m.(type) {
 	case Granted:
 		switch {
