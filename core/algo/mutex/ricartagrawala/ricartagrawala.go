@@ -39,7 +39,7 @@ func init() {
 		Summary: "Ricart-Agrawala: timestamped REQUEST to all; a process replies at once unless it holds the critical section or wants it with an earlier (timestamp, id), and then replies on release",
 		Description: `Seed 002, "The Ricart-Agrawala Algorithm", with Coulouris's RELEASED/WANTED/HELD states (the cs key).
 Rules: to request, i sets WANTED, stamps the request with its Lamport clock and sends REQUEST(ts_i, i) to every other process. A process j receiving it advances its clock past ts_i and sends REPLY if it is neither requesting nor executing the critical section (RELEASED), or if it is requesting (WANTED) and (ts_i, i) is smaller than its own request's (ts_j, j); otherwise (HELD, or WANTED with the smaller request) it defers the request. i enters (HELD) on receiving a REPLY from every other process. To release, i sets RELEASED and sends REPLY to every deferred request, in the order they arrived. Cost: 2(n-1) messages per entry; requests are granted in (timestamp, id) order; FIFO links are not needed.
-Where the text is silent: ties of timestamps are broken by the smaller id (the (timestamp, id) total order); only REQUEST is timestamped, and a REPLY names the timestamp of the request it answers (a REPLY for any other request is ignored); req_ts is the request's timestamp and deferred the ids waiting for this process's release.
+Where the text is silent: ties of timestamps are broken by the smaller id (the (timestamp, id) total order); only REQUEST is timestamped, and a REPLY names the timestamp of the request it answers (a REPLY for any other request, a second REPLY from the same process and a message from the process itself, which only duplicated or hand-made messages give, are ignored); req_ts is the request's timestamp and deferred the ids waiting for this process's release.
 Assumptions: a complete graph and reliable links; any delivery order. Crashes are not tolerated: a crashed process never replies, so every later request waits forever, and a recovered process starts with a fresh clock and has forgotten the requests it deferred.`,
 		Topology:   "complete",
 		Commands:   mutex.Commands,
@@ -61,13 +61,13 @@ type deferred struct {
 type node struct {
 	mutex.CS
 	clock    mutex.Clock
-	mine     mutex.Stamp // the current request, while Wanted or Held
-	replies  int         // REPLYs received for mine
+	mine     mutex.Stamp         // the current request, while Wanted or Held
+	replied  map[sim.NodeID]bool // the processes whose REPLY to mine has come
 	deferred []deferred
 }
 
 func (p *node) Start(ctx sim.Context) {
-	p.clock, p.mine, p.replies, p.deferred = 0, mutex.Stamp{}, 0, nil
+	p.clock, p.mine, p.replied, p.deferred = 0, mutex.Stamp{}, nil, nil
 	p.CS.Start(ctx)
 }
 
@@ -82,7 +82,10 @@ func (p *node) Timer(ctx sim.Context, tag string) {
 // Want multicasts the timestamped REQUEST and waits for n-1 REPLYs.
 func (p *node) Want(ctx sim.Context) {
 	p.mine = mutex.Stamp{TS: p.clock.Tick(), ID: ctx.Self()}
-	p.replies = 0
+	if p.replied == nil {
+		p.replied = map[sim.NodeID]bool{}
+	}
+	clear(p.replied)
 	ctx.Set(mutex.KeyStamp, p.mine.TS)
 	for _, id := range ctx.Peers() {
 		ctx.Send(id, Request{TS: p.mine.TS})
@@ -103,6 +106,13 @@ func (p *node) Exit(ctx sim.Context) {
 }
 
 func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+	if from == ctx.Self() {
+		// A process asks and answers only the others: a message from
+		// itself is hand-made, and its REPLY would count as another
+		// process's permission.
+		ctx.Log("%s from itself ignored: a process sends itself nothing", m.Kind())
+		return
+	}
 	switch msg := m.(type) {
 	case Request:
 		p.clock.Witness(msg.TS)
@@ -121,13 +131,20 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 			ctx.Log("REPLY from %d for request ts=%d ignored: not the pending request", from, msg.TS)
 			return
 		}
-		p.replies++
+		if p.replied[from] {
+			// Every other process replies once to a request: a second
+			// REPLY from it (duplicated, or hand-made) is not a second
+			// permission.
+			ctx.Log("REPLY from %d for request ts=%d ignored: it has replied already", from, msg.TS)
+			return
+		}
+		p.replied[from] = true
 		p.tryEnter(ctx)
 	}
 }
 
 func (p *node) tryEnter(ctx sim.Context) {
-	if p.Wanted() && p.replies == len(ctx.Peers()) {
+	if p.Wanted() && len(p.replied) == len(ctx.Peers()) {
 		p.Enter(ctx)
 	}
 }
