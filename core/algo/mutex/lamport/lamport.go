@@ -46,7 +46,7 @@ func init() {
 		Summary: "Lamport: timestamped REQUEST to all, REPLY from all, request queues ordered by (timestamp, id), RELEASE to all; needs FIFO links",
 		Description: `Seed 002, "Lamport's Algorithm" (and "Some notable points"): every process i keeps a request queue q_i sorted by (timestamp, id).
 Rules: to request, i sends a timestamped REQUEST(ts_i, i) to every other process and puts (ts_i, i) in its own queue. A process j receiving REQUEST(ts_i, i) puts it in q_j and sends a timestamped REPLY to i. i enters the critical section when (ts_i, i) is at the head of its own queue and it has received a message (any message: REQUEST, REPLY or RELEASE) with a timestamp larger than (ts_i, i) from every other process. To release, i removes its request from its own queue and sends a timestamped RELEASE to every other process; a process receiving it removes i's request from its queue. Every message carries the sender's Lamport clock (ticked before each send; a REQUEST or RELEASE to all is one event with one timestamp), and every receipt advances the receiver's clock past it. Cost: 3(n-1) messages per entry; requests are granted in (timestamp, id) order.
-Where the text is silent: "larger than (ts_i, i)" compares (timestamp, id) pairs, so a message stamped ts_i from a higher id counts; a RELEASE removes the sender's oldest entry; a REPLY is sent whatever the receiver's own state; req_ts is the request's timestamp and queue the ids in queue order.
+Where the text is silent: "larger than (ts_i, i)" compares (timestamp, id) pairs, so a message stamped ts_i from a higher id counts; a RELEASE removes the sender's oldest entry; a REQUEST whose stamp is in the queue already (a duplicate) is answered but not queued again, and a message from the process itself (only a hand-made one can be) is ignored; a REPLY is sent whatever the receiver's own state; req_ts is the request's timestamp and queue the ids in queue order.
 Assumptions: a complete graph and FIFO, reliable links ("Requires FIFO channels"): on links that reorder, a REPLY can overtake the REQUEST sent before it and two processes enter together (scenario mutex/lamport-no-fifo). Crashes are not tolerated: a crashed process never replies, so every later request waits forever, and a recovered process starts with an empty queue and a fresh clock.`,
 		Topology:   "complete",
 		Commands:   mutex.Commands,
@@ -103,12 +103,26 @@ func (p *node) Exit(ctx sim.Context) {
 }
 
 func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+	if from == ctx.Self() {
+		// A process queues its own request itself and sends only to the
+		// others: a message from itself is hand-made, and would queue a
+		// request it never made.
+		ctx.Log("%s from itself ignored: a process sends itself nothing", m.Kind())
+		return
+	}
 	var ts int
 	switch msg := m.(type) {
 	case Request:
 		ts = msg.TS
 		p.clock.Witness(ts)
-		p.enqueue(ctx, mutex.Stamp{TS: ts, ID: from})
+		if s := (mutex.Stamp{TS: ts, ID: from}); slices.Contains(p.queue, s) {
+			// A process stamps each request anew: the same stamp again
+			// is a copy (a duplicated message), which one RELEASE would
+			// leave behind in the queue for ever.
+			ctx.Log("REQUEST(%d, %d) is in the queue already: not queued again", ts, from)
+		} else {
+			p.enqueue(ctx, s)
+		}
 		ctx.Send(from, Reply{TS: p.clock.Tick()})
 	case Reply:
 		ts = msg.TS

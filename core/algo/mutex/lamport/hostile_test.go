@@ -1,0 +1,37 @@
+package lamport
+
+import (
+	"testing"
+
+	"dsim/core/algo/internal/algotest"
+	"dsim/core/sim"
+)
+
+// TestDuplicateRequestQueuedOnce: a REQUEST delivered twice is queued once.
+// Queued twice, one copy outlived the RELEASE at the head of 1's queue and
+// 1 waited for ever.
+func TestDuplicateRequestQueuedOnce(t *testing.T) {
+	w := algotest.New(t, algotest.Setup{Algo: "mutex.lamport", IDs: algotest.IDs(3)})
+	if err := w.SetLink(2, 1, sim.Link{Latency: sim.Dist{Kind: sim.Constant, A: 1}, Dup: 1, FIFO: true}); err != nil {
+		t.Fatal(err)
+	}
+	w.Request(0, 2, 1)
+	w.Request(10, 1, 1)
+	w.Run(0)
+	w.CheckEntries(2, 1)
+	if !w.Logged(1, "is in the queue already") {
+		t.Errorf("1 logged %q, want the copy of 2's REQUEST not queued", w.Logs(1))
+	}
+}
+
+// TestRequestFromItself: a process queues its own request itself; a
+// REQUEST from itself (hand-made) is ignored rather than queued ahead of
+// its real one.
+func TestRequestFromItself(t *testing.T) {
+	w := algotest.New(t, algotest.Setup{Algo: "mutex.lamport", IDs: algotest.IDs(3)})
+	w.Inject(0, 1, 1, Request{TS: 0})
+	w.Request(5, 1, 1)
+	w.Request(10, 2, 1)
+	w.Run(0)
+	w.CheckEntries(1, 2)
+}
