@@ -109,7 +109,7 @@ func init() {
 		Summary: "Maekawa: REQUEST to the sqrt(n)-sized quorum (grid row and column); each member votes LOCKED for one request at a time; RELEASE after the critical section; FAILED, INQUIRE and RELINQUISH avoid deadlock",
 		Description: `Seed/paper: Maekawa 1985 ("A sqrt(N) algorithm for mutual exclusion in decentralized systems", ACM TOCS 3(2)), variant=inquire (default) the full algorithm, variant=basic the voting scheme alone, which can deadlock; the seed names the permission algorithms but not this one.
 Rules: quorums are the rows and columns of a grid of ceil(sqrt(n)) columns filled in ring order, so any two intersect. To request, i stamps (ts, i) with its Lamport clock and sends REQUEST to its quorum; it enters once every member has sent LOCKED, and on leaving sends RELEASE to its quorum. Every process is an arbiter that votes for one request at a time: a REQUEST finding it unlocked gets LOCKED, otherwise it waits in a queue ordered by (ts, id); on RELEASE the arbiter votes for the head. With inquire, a REQUEST behind the locking or a waiting request in (ts, id) order is answered FAILED; otherwise the arbiter sends INQUIRE to the holder of its vote, which answers RELINQUISH (the textbooks' YIELD) once it knows it cannot enter now (it holds a FAILED, or has relinquished a vote not yet returned); the arbiter queues the relinquished request and votes for the head. 3(K-1) messages per entry without contention, K <= 2·ceil(sqrt(n))-1.
-Where the text is silent: a waiting request overtaken in an arbiter's queue by a higher-priority one is sent FAILED then (implicit in the paper); every message names the timestamp of its request and one about another request is ignored (logged); an INQUIRE that arrives before its LOCKED waits for it. voted_for shows whose request holds an arbiter's vote.
+Where the text is silent: a waiting request overtaken in an arbiter's queue by a higher-priority one is sent FAILED then (implicit in the paper); every message names the timestamp of its request and one about another request is ignored (logged), as are a REQUEST an arbiter holds already (a duplicate: its vote, or queued) and a message from the process itself (only a hand-made one can be); an INQUIRE that arrives before its LOCKED waits for it. voted_for shows whose request holds an arbiter's vote.
 Failures: reliable links, any delivery order (no FIFO needed). Crashes are not tolerated: a crashed arbiter or requester blocks every quorum containing it, and a recovered process has forgotten its queue and votes.`,
 		Topology: "complete",
 		Config: []algo.Param{
@@ -266,6 +266,13 @@ func (p *node) Exit(ctx sim.Context) {
 }
 
 func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+	if from == ctx.Self() {
+		// What a process sends itself never travels the network (see
+		// send): a message from itself that does is hand-made, and its
+		// LOCKED would be a vote nobody gave.
+		ctx.Log("%s from itself ignored: a process's messages to itself are local", m.Kind())
+		return
+	}
 	p.handle(ctx, from, m)
 	p.flush(ctx)
 }
@@ -356,6 +363,13 @@ func (p *node) relinquish(ctx sim.Context) {
 
 // arrive is the arbiter's REQUEST rule.
 func (p *node) arrive(ctx sim.Context, s mutex.Stamp) {
+	if p.locked && p.holder == s || slices.ContainsFunc(p.queue, func(w waiting) bool { return w.s == s }) {
+		// A requester stamps each request anew: the same stamp again is
+		// a copy (a duplicated message). Queued, it would take the vote
+		// again once the request is over, for a request nobody waits for.
+		ctx.Log("REQUEST(%d, %d) is here already: the copy is ignored", s.TS, s.ID)
+		return
+	}
 	if !p.locked {
 		p.lock(ctx, s)
 		return
