@@ -62,7 +62,74 @@ type Spec struct {
 	Properties []string // e.g. "election.agreement"
 	// New returns the node factory for a validated configuration.
 	New func(cfg Values) (sim.Factory, error)
+	// Memory is what one process of the algorithm holds, so that a world
+	// that would not fit the run's memory budget is refused before it is
+	// built. Required: Memory.Boot must be set.
+	Memory Memory
 }
+
+// Memory is the memory one process of an algorithm holds, in bytes, as a
+// function of the number n of processes of its world. The scenario layer
+// (core/script) adds what the kernel keeps per process whatever the
+// algorithm (runtime record, ids, topology, state slots, the property
+// monitor, and the boot's trace records when traced) and refuses a world
+// whose estimate exceeds the run's memory budget; dsim list shows the
+// largest n that fits.
+//
+// The figures are measured, not derived: core/script's TestMemoryEstimates
+// builds every registered algorithm's world at two sizes, with and without
+// the light load below and with and without a trace, and checks that each
+// estimate bounds the heap growth it measured and is at most three times
+// it. A figure that grows with n means that every process keeps something
+// per other process: n² in the world. Where the algorithm needs that (a
+// view of every other process), the figure says so; where it does not, the
+// algorithm should not (keep what all processes share once per world, and
+// fill maps as processes are heard from rather than presizing them).
+type Memory struct {
+	// Boot gives the bytes one process holds in a booted world of n
+	// processes before any command: its Node and what its Start
+	// allocates, its state values, its timers, and its share of the
+	// messages the boot sends.
+	Boot func(n int) uint64
+	// Load gives the bytes one process adds, on average, once the light
+	// load has run to its end: one election (the elect command at the
+	// first process in ring order) or a few requests at once (five
+	// processes spread over the ring requesting the critical section for
+	// a few ticks). Messages and timers in flight, and the state kept for
+	// them, count: the kernel reuses a queue's memory rather than
+	// returning it. Nil: the load adds nothing.
+	Load func(n int) uint64
+	// BootEvents is how many trace events one process records as the world
+	// boots: the state its Start sets, the messages the boot sends and
+	// their deliveries. A traced world adds the recorder's cost of each.
+	BootEvents int
+}
+
+// PerProcess is Boot and Load together: what one process holds through a
+// light load.
+func (m Memory) PerProcess(n int) uint64 {
+	b := m.Boot(n)
+	if m.Load != nil {
+		b += m.Load(n)
+	}
+	return b
+}
+
+// Bytes is a memory figure that does not depend on n.
+func Bytes(b uint64) func(n int) uint64 {
+	return func(int) uint64 { return b }
+}
+
+// PerPeer is a memory figure of fixed bytes plus perPeer bytes for every
+// other process: n² in the world.
+func PerPeer(fixed, perPeer uint64) func(n int) uint64 {
+	return func(n int) uint64 { return fixed + perPeer*uint64(max(n-1, 0)) }
+}
+
+// MapEntryBytes bounds what one entry of a Go map of small keys and values
+// (a map[sim.NodeID]int) costs, presized or grown: 21 to 37 bytes
+// measured, by how full its tables are.
+const MapEntryBytes = 40
 
 // Family is the part of the name before the dot.
 func (s *Spec) Family() string {
@@ -77,6 +144,9 @@ var registry = map[string]*Spec{}
 func Register(s Spec) {
 	if !strings.Contains(s.Name, ".") || s.New == nil || s.Summary == "" || s.Description == "" {
 		panic("algo: incomplete spec " + s.Name)
+	}
+	if s.Memory.Boot == nil || s.Memory.BootEvents < 0 {
+		panic("algo: " + s.Name + " states no memory figure (Spec.Memory.Boot)")
 	}
 	if _, dup := registry[s.Name]; dup {
 		panic("algo: duplicate " + s.Name)

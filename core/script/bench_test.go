@@ -39,6 +39,7 @@ func init() {
 		New: func(algo.Values) (sim.Factory, error) {
 			return func(sim.NodeID) sim.Node { return passer{} }, nil
 		},
+		Memory: algo.Memory{Boot: algo.Bytes(0), BootEvents: 1},
 	})
 }
 

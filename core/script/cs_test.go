@@ -95,5 +95,6 @@ func init() {
 		New: func(cfg algo.Values) (sim.Factory, error) {
 			return func(sim.NodeID) sim.Node { return &tmutex{unsafe: cfg.Bool("unsafe")} }, nil
 		},
+		Memory: algo.Memory{Boot: algo.Bytes(160), Load: algo.Bytes(128), BootEvents: 1},
 	})
 }

@@ -106,5 +106,6 @@ func init() {
 		New: func(cfg algo.Values) (sim.Factory, error) {
 			return func(sim.NodeID) sim.Node { return &echo{cfg: cfg} }, nil
 		},
+		Memory: algo.Memory{Boot: algo.Bytes(96), BootEvents: 2},
 	})
 }

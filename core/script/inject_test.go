@@ -84,6 +84,7 @@ func init() {
 		New: func(algo.Values) (sim.Factory, error) {
 			return func(sim.NodeID) sim.Node { return quiet{} }, nil
 		},
+		Memory: algo.Memory{Boot: algo.Bytes(0)},
 	})
 }
 

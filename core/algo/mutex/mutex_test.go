@@ -60,6 +60,7 @@ func init() {
 		New: func(cfg algo.Values) (sim.Factory, error) {
 			return func(sim.NodeID) sim.Node { return &manual{instant: cfg.Bool("instant")} }, nil
 		},
+		Memory: algo.Memory{Boot: algo.Bytes(0)},
 	})
 }
 

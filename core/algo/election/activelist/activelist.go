@@ -36,6 +36,10 @@ Where the texts are silent: (1) "the first elect message of this election" needs
 		New: func(v algo.Values) (sim.Factory, error) {
 			return election.RingFactory(v, func(c *election.RingConfig) sim.Node { return &node{Ring: election.Ring{Cfg: c}} })
 		},
+		// An election leaves every process with its own complete active list (kept
+		// and published: n² in the world); the restart timers of small worlds fall
+		// on distinct ticks of the kernel's calendar, 2 KiB each.
+		Memory: algo.Memory{Boot: algo.Bytes(160), Load: algo.PerPeer(6144, 24), BootEvents: 1},
 	})
 }
 

@@ -102,6 +102,9 @@ Where the texts are silent: the probe command (and, with probe > 0, a timer ever
 			}
 			return func(sim.NodeID) sim.Node { return &node{cfg: &c} }, nil
 		},
+		// An election from below sends ELECTION and ANSWER between nearly every
+		// pair, most of them in flight at once: n² messages in the world.
+		Memory: algo.Memory{Boot: algo.Bytes(128), Load: algo.PerPeer(1024, 120), BootEvents: 1},
 	})
 }
 

@@ -57,6 +57,7 @@ Where the text is silent: the ring skips processes the declared failure detector
 			}
 			return newFactory(c), nil
 		},
+		Memory: algo.Memory{Boot: algo.Bytes(64), Load: algo.Bytes(512), BootEvents: 2},
 	})
 }
 

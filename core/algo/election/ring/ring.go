@@ -45,6 +45,7 @@ Where the texts are silent: "the first live successor" is the first process in r
 		New: func(v algo.Values) (sim.Factory, error) {
 			return election.RingFactory(v, func(c *election.RingConfig) sim.Node { return &node{Ring: election.Ring{Cfg: c}} })
 		},
+		Memory: algo.Memory{Boot: algo.Bytes(64), Load: algo.Bytes(512), BootEvents: 1},
 	})
 }
 

@@ -126,6 +126,9 @@ Failures: tolerates crashes and recoveries of the coordinator and of clients. Ne
 		Messages:   append([]sim.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}, Query{}}, bully.Messages...),
 		Properties: mutex.Properties,
 		New:        newFactory,
+		// The bully layer's figures and the coordinator's: an election (a crashed
+		// coordinator) puts n² messages in flight.
+		Memory: algo.Memory{Boot: algo.Bytes(640), Load: algo.PerPeer(1536, 120), BootEvents: 3},
 	})
 }
 

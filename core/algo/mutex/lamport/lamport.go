@@ -56,6 +56,9 @@ Assumptions: a complete graph and FIFO, reliable links ("Requires FIFO channels"
 		New: func(algo.Values) (sim.Factory, error) {
 			return func(sim.NodeID) sim.Node { return &node{} }, nil
 		},
+		// Every process keeps the latest timestamp of every other one, a map entry
+		// per peer: n² in the world, inherent in the entry rule.
+		Memory: algo.Memory{Boot: algo.PerPeer(256, algo.MapEntryBytes), Load: algo.Bytes(1280), BootEvents: 1},
 	})
 }
 

@@ -129,6 +129,8 @@ Failures: reliable links, any delivery order (no FIFO needed). Crashes are not t
 			inquire := variant == Inquiry
 			return func(sim.NodeID) sim.Node { return &node{inquire: inquire} }, nil
 		},
+		// The quorum of K = 2·ceil(sqrt(n))-1 ids, its votes and its published copy.
+		Memory: algo.Memory{Boot: func(n int) uint64 { return 256 + 24*uint64(2*Columns(n)-1) }, Load: algo.Bytes(256), BootEvents: 3},
 	})
 }
 

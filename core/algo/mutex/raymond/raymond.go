@@ -56,6 +56,7 @@ No FIFO links needed: REQUEST only enqueues and ASKED stops repeats. Failures ar
 			holder := v.ID("holder")
 			return func(sim.NodeID) sim.Node { return &node{first: holder} }, nil
 		},
+		Memory: algo.Memory{Boot: algo.Bytes(320), Load: algo.Bytes(128), BootEvents: 5},
 	})
 }
 

@@ -49,6 +49,7 @@ Assumptions: a complete graph and reliable links; any delivery order. Crashes ar
 		New: func(algo.Values) (sim.Factory, error) {
 			return func(sim.NodeID) sim.Node { return &node{} }, nil
 		},
+		Memory: algo.Memory{Boot: algo.Bytes(160), Load: algo.Bytes(1024), BootEvents: 1},
 	})
 }
 

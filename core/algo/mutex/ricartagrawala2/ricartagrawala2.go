@@ -77,6 +77,7 @@ Failures: no FIFO links needed. The seed's "the failure of a process, except the
 			c := Config{Holder: v.ID("holder")}
 			return func(sim.NodeID) sim.Node { return &node{cfg: &c} }, nil
 		},
+		Memory: algo.Memory{Boot: algo.Bytes(288), Load: algo.Bytes(1024), BootEvents: 3},
 	})
 }
 

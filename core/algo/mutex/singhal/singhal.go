@@ -67,6 +67,9 @@ Failures: needs a complete graph and reliable links, any delivery order (no FIFO
 			shared := &ringCache{}
 			return func(sim.NodeID) sim.Node { return &node{ring: shared} }, nil
 		},
+		// R_i and I_i, a byte per peer, and R_i published: the initial staircase
+		// holds n(n-1)/2 requests in the world, inherent in the algorithm.
+		Memory: algo.Memory{Boot: algo.PerPeer(256, 8), Load: algo.Bytes(512), BootEvents: 3},
 	})
 }
 

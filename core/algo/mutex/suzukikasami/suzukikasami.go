@@ -67,6 +67,7 @@ Failures: no FIFO links needed. "The failure of a process, except the one which 
 			holder := v.ID("holder")
 			return func(sim.NodeID) sim.Node { return &node{holder: holder} }, nil
 		},
+		Memory: algo.Memory{Boot: algo.Bytes(256), Load: algo.Bytes(1024), BootEvents: 2},
 	})
 }
 

@@ -124,6 +124,9 @@ Failures: tolerates crashes of any processes, the holder included, recoveries, a
 		Messages:   append([]sim.Message{Token{}}, cr.Messages...),
 		Properties: mutex.Properties,
 		New:        newFactory,
+		// Both layers, the stable storage, the loss timers; the light load also
+		// runs an election.
+		Memory: algo.Memory{Boot: algo.Bytes(896), Load: algo.Bytes(2048), BootEvents: 6},
 	})
 }
 
