@@ -30,9 +30,9 @@ type Limits struct {
 // within seconds under WebAssembly, which runs Lua several times slower than
 // native code; the Worker's memory leaves room for the runtime in its 128 MB.
 var (
-	CLI    = Limits{Instructions: 200_000_000, Memory: 384 << 20, MaxMemory: 16 << 30, MaxEvents: 200_000_000}
-	Page   = Limits{Instructions: 50_000_000, Memory: 512 << 20, MaxMemory: 2 << 30, MaxEvents: 50_000_000}
-	Worker = Limits{Instructions: 20_000_000, Memory: 48 << 20, MaxMemory: 64 << 20, MaxEvents: 10_000_000}
+	CLI    = Limits{Instructions: 200_000_000, Memory: 384 << 20, MaxMemory: 16 << 30, MaxEvents: 20_000_000}
+	Page   = Limits{Instructions: 50_000_000, Memory: 512 << 20, MaxMemory: 2 << 30, MaxEvents: 10_000_000}
+	Worker = Limits{Instructions: 20_000_000, Memory: 48 << 20, MaxMemory: 64 << 20, MaxEvents: 2_000_000}
 )
 
 // DefaultBudget and DefaultMaxMemory are the CLI's defaults, which a run
@@ -184,7 +184,8 @@ func (b *budget) GoCall(L *lua.LState) {
 }
 
 func (b *budget) Spent(L *lua.LState, steps int) {
-	b.charge(int64(steps/stepsPerCost), "in a pattern match")
+	// Rounded up: a match that ran out of steps used more than it had.
+	b.charge(int64((steps+stepsPerCost-1)/stepsPerCost), "in a pattern match")
 	if b.err != nil {
 		L.RaiseError("%s", b.err.Error())
 	}

@@ -261,7 +261,7 @@ const runChunk = 1 << 16
 // of a broadcast on links of constant latency (the bully algorithm's
 // elections), while a callback that reschedules itself at the same tick, or
 // a message bounced on links of latency 0, never ends.
-func livelockEvents(n int) uint64 { return max(1<<20, 8*uint64(n)*uint64(n)) }
+func livelockEvents(n int) uint64 { return max(1<<18, 8*uint64(n)*uint64(n)) }
 
 // run is w.s.Run(u) in chunks of runChunk events, between which the memory
 // guard looks at the heap (an untraced run grows its queue in Go, with no

@@ -2,6 +2,8 @@ package script
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"sort"
 	"strings"
 
@@ -82,7 +84,7 @@ var worldKeys = []worldKey{
 		c.algorithm, err = toString(v)
 		return err
 	}},
-	{"n", "(from `ids`)", "number of processes", func(c *worldConf, v lua.LValue) error {
+	{"n", "(from `ids`)", "number of processes: at most 2000000, and no more than the memory budget holds (a larger world is refused before it is built; `dsim list` shows each algorithm's largest n)", func(c *worldConf, v lua.LValue) error {
 		n, err := toNonNegative(v)
 		if err == nil && n > topo.MaxN {
 			return fmt.Errorf("n=%d is more than the %d processes dsim simulates", n, topo.MaxN)
@@ -179,7 +181,7 @@ var worldKeys = []worldKey{
 		}
 		return nil
 	}},
-	{"max_events", "10000000", "the run stops after this many events (0: the host's ceiling, 2×10^8 in the CLI, 5×10^7 in the page); a note says so", func(c *worldConf, v lua.LValue) error {
+	{"max_events", "10000000", "the run stops after this many events (0: the host's ceiling: 2×10^7 in the CLI, 10^7 in the page); a note says so", func(c *worldConf, v lua.LValue) error {
 		n, err := toNonNegative(v)
 		c.maxEvents = uint64(n)
 		return err
@@ -317,6 +319,9 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 		if err := r.setMemoryBudget(c.memory); err != nil {
 			return nil, fmt.Errorf("memory: %v", err)
 		}
+	}
+	if err := r.admit(spec, c); err != nil {
+		return nil, err
 	}
 	seed := r.opt.Seed
 	if c.seedSet && !r.opt.SeedSet {
@@ -480,6 +485,207 @@ func (w *world) afterEvent(until *lua.LFunction) bool {
 		return !ok || lua.LVAsBool(v)
 	}
 	return false
+}
+
+// The kernel's share of a world's memory, beside each algorithm's own
+// (algo.Memory): measured with the algorithms by TestMemoryEstimates, and
+// alone (a process that keeps nothing costs processBytes on a complete
+// graph, adjacency lists add adjacencyBytes and arcBytes per arc, a state
+// key about 18 bytes, which the algorithms' figures count).
+const (
+	// worldBytes is a world whatever its size: the queue's calendar of
+	// buckets, the kernel's maps, the Lua objects. Timers that fall alone
+	// on their ticks within the calendar's 4096 ticks take a 2 KiB chunk
+	// each, up to 8 MiB; the algorithms' figures count those their
+	// default configurations arm.
+	worldBytes = 160 << 10
+	// processBytes is one process: its runtime record (one cache line),
+	// its id in the kernel's indexes and in the trace header, its ring
+	// neighbours for Peers, its slot in the state store.
+	processBytes = 96
+	// adjacencyBytes and arcBytes are one process's adjacency lists on a
+	// topology other than complete, in the kernel and in the trace header.
+	adjacencyBytes = 48
+	arcBytes       = 12
+	// monitorBytes is what core/check keeps per process while it watches
+	// the world's properties.
+	monitorBytes = 128
+	// A recording keeps its events in chunks of 4096 records of 64 bytes,
+	// and their values (a message, a state's new and old value: two at
+	// most) in chunks of 4096 of 16 bytes; what the values and log lines
+	// hold besides costs up to eventExtraBytes an event.
+	eventsPerChunk  = 4096
+	eventChunkBytes = eventsPerChunk * 64
+	valueChunkBytes = eventsPerChunk * 16
+	eventExtraBytes = 80
+)
+
+// recordingBytes is what a recording of events trace events holds.
+func recordingBytes(events uint64) uint64 {
+	chunks := func(k uint64) uint64 { return (k + eventsPerChunk - 1) / eventsPerChunk }
+	return addSat(chunks(events)*eventChunkBytes+chunks(2*events)*valueChunkBytes, events*eventExtraBytes)
+}
+
+// footprint is what the admission knows of a world before building it.
+type footprint struct {
+	spec      *algo.Spec
+	n         int
+	arcs      float64 // adjacency arcs per process; 0: a complete graph, which has no lists
+	traced    bool
+	monitored bool // core/check watches its properties
+}
+
+// defaultFootprint is a world of n processes of spec as sim.world builds it
+// from the algorithm and n alone: its default topology, checks and trace.
+func defaultFootprint(spec *algo.Spec, n int, traced bool) footprint {
+	c := worldConf{topo: topo.Spec{Kind: spec.Topology, N: n}}
+	return footprintOf(spec, c, n, traced)
+}
+
+func footprintOf(spec *algo.Spec, c worldConf, n int, traced bool) footprint {
+	f := footprint{spec: spec, n: n, traced: traced, monitored: declaresKnown(spec) || len(c.checks) > 0}
+	switch c.topo.Kind {
+	case "", "complete":
+	case "ring":
+		f.arcs = 1
+	case "grid":
+		f.arcs = 4
+	case "random":
+		f.arcs = 2 + c.topo.P*float64(max(n-1, 0))
+	case "edges":
+		f.arcs = 2 * float64(len(c.topo.Edges)) / float64(max(n, 1))
+	default: // biring, star, line, tree: two arcs per process at most, on average
+		f.arcs = 2
+	}
+	return f
+}
+
+// perProcess is the estimate for one process, the kernel's share included.
+func (f footprint) perProcess() uint64 {
+	b := addSat(processBytes, f.spec.Memory.PerProcess(f.n))
+	if f.arcs > 0 {
+		b = addSat(b, adjacencyBytes+uint64(math.Ceil(f.arcs*arcBytes)))
+	}
+	if f.monitored {
+		b = addSat(b, monitorBytes)
+	}
+	return b
+}
+
+// bytes is the estimate for the whole world.
+func (f footprint) bytes() uint64 {
+	hi, total := bits.Mul64(f.perProcess(), uint64(f.n))
+	if hi != 0 {
+		return math.MaxUint64
+	}
+	total = addSat(total, worldBytes)
+	if f.traced {
+		hi, events := bits.Mul64(uint64(f.spec.Memory.BootEvents), uint64(f.n))
+		if hi != 0 {
+			return math.MaxUint64
+		}
+		total = addSat(total, recordingBytes(events))
+	}
+	return total
+}
+
+func addSat(a, b uint64) uint64 {
+	if s, carry := bits.Add64(a, b, 0); carry == 0 {
+		return s
+	}
+	return math.MaxUint64
+}
+
+// largestN is the largest n up to topo.MaxN whose world, shape(n), fits in
+// budget bytes; 0 when not even one process does. Estimates grow with n,
+// so a binary search finds it.
+func largestN(budget uint64, shape func(n int) footprint) int {
+	lo, hi := 0, topo.MaxN // fits(lo) or lo == 0; !fits(hi+1)
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if shape(mid).bytes() <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// MemoryEstimate is the memory in bytes that sim.world estimates a world of
+// n processes of spec to need, on the algorithm's default topology with its
+// default checks, traced or not: what it weighs against the run's memory
+// budget before building the world.
+func MemoryEstimate(spec *algo.Spec, n int, traced bool) uint64 {
+	return defaultFootprint(spec, n, traced).bytes()
+}
+
+// LargestN is the largest n a world of spec can have within a memory budget
+// of budget bytes, on its default topology with its default checks, traced
+// or not; at most topo.MaxN, and 0 when not even one process fits.
+func LargestN(spec *algo.Spec, budget uint64, traced bool) int {
+	return largestN(budget, func(n int) footprint { return defaultFootprint(spec, n, traced) })
+}
+
+// admit refuses a world that would not fit the run's memory budget, before
+// anything of it is built: a world too large for the memory must end the
+// script with an error, never the process.
+func (r *runner) admit(spec *algo.Spec, c worldConf) error {
+	n := worldN(c)
+	if n <= 0 || n > topo.MaxN {
+		return nil // topo.Build says what is wrong
+	}
+	traced := c.trace && !r.opt.NoTrace
+	shape := func(n int) footprint { return footprintOf(spec, c, n, traced) }
+	f := shape(n)
+	need, budget := f.bytes(), r.memoryBudget()
+	if need <= budget {
+		return nil
+	}
+	msg := fmt.Sprintf("%s with n = %d needs about %s (about %s per process), more than the memory budget of %s; ",
+		spec.Name, n, formatBytes(need), formatBytes(need/uint64(n)), formatBytes(budget))
+	if largest := largestN(budget, shape); largest > 0 {
+		msg += fmt.Sprintf("the largest n that fits is %d", largest)
+	} else {
+		msg += "not even one process fits"
+	}
+	if traced && footprintOf(spec, c, n, false).bytes() <= budget {
+		msg += " (with trace = false, n = " + fmt.Sprint(n) + " fits)"
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// worldN is the number of processes sim.world{...} asks for: n, the ids
+// given, or the processes an edge list names.
+func worldN(c worldConf) int {
+	if len(c.topo.IDs) > 0 {
+		return max(len(c.topo.IDs), c.topo.N)
+	}
+	if c.topo.N > 0 || c.topo.Kind != "edges" {
+		return c.topo.N
+	}
+	seen := make(map[sim.NodeID]bool, 2*len(c.topo.Edges))
+	for _, e := range c.topo.Edges {
+		seen[e[0]], seen[e[1]] = true, true
+	}
+	return len(seen)
+}
+
+// formatBytes writes a memory size for people: "384 MiB", "1.6 GiB".
+func formatBytes(b uint64) string {
+	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	x, u := float64(b), 0
+	for x >= 1024 && u < len(units)-1 {
+		x /= 1024
+		u++
+	}
+	switch {
+	case u == 0:
+		return fmt.Sprintf("%d bytes", b)
+	case x < 10 && x != math.Trunc(x):
+		return fmt.Sprintf("%.1f %s", x, units[u])
+	}
+	return fmt.Sprintf("%.0f %s", x, units[u])
 }
 
 // agreed returns the value every live process holds for key, or nil.

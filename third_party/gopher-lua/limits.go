@@ -55,6 +55,6 @@ func (ls *LState) matchSteps() int {
 // spent reports the steps a pattern-matching call took out of its budget.
 func (ls *LState) spent(budget, left int) {
 	if ls.Options.Limits != nil {
-		ls.Options.Limits.Spent(ls, budget-max(left, 0))
+		ls.Options.Limits.Spent(ls, budget-left) // more than budget when it ran out
 	}
 }

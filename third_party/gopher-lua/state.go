@@ -389,7 +389,10 @@ func (rg *registry) checkSize(requiredSize int) { // +inline-start
 } // +inline-end
 
 func (rg *registry) resize(requiredSize int) { // +inline-start
-	newSize := requiredSize + rg.growBy // give some padding
+	// dsim: at least double, so that pushing n values costs O(n): growing
+	// by growBy alone made string.byte of a long string quadratic (a
+	// minute for a million values).
+	newSize := max(requiredSize+rg.growBy, 2*len(rg.array)) // give some padding
 	if newSize > rg.maxSize {
 		newSize = rg.maxSize
 	}

@@ -118,7 +118,7 @@ func strFind(L *LState) int {
 
 	mds, err := L.find(pattern, str, init, 1)
 	if err != nil {
-		L.RaiseError(err.Error())
+		L.RaiseError("%s", err.Error()) // dsim: the message is no format
 	}
 	if len(mds) == 0 {
 		L.Push(LNil)
@@ -158,7 +158,7 @@ func strGsub(L *LState) int {
 
 	mds, err := L.find(pat, str, 0, limit)
 	if err != nil {
-		L.RaiseError(err.Error())
+		L.RaiseError("%s", err.Error()) // dsim: the message is no format
 	}
 	if len(mds) == 0 {
 		L.SetTop(1)
@@ -341,7 +341,7 @@ func strGmatchIter(L *LState) int {
 	}
 	matches, err := L.find(md.pattern, str, md.pos, 1)
 	if err != nil {
-		L.RaiseError(err.Error())
+		L.RaiseError("%s", err.Error()) // dsim: the message is no format
 	}
 	if len(matches) == 0 || len(md.pattern) > 0 && md.pattern[0] == '^' {
 		md.pos = len(str) + 1 // an anchored pattern matches once, as upstream's did
@@ -422,7 +422,7 @@ func strMatch(L *LState) int {
 
 	mds, err := L.find(pattern, str, offset, 1)
 	if err != nil {
-		L.RaiseError(err.Error())
+		L.RaiseError("%s", err.Error()) // dsim: the message is no format
 	}
 	if len(mds) == 0 {
 		L.Push(LNil)
