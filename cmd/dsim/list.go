@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"dsim/core/algo"
+	"dsim/core/script"
 	"dsim/core/sim"
 	"dsim/core/topo"
 	"dsim/core/trace"
@@ -39,12 +40,20 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 func listAll(w io.Writer) {
 	fmt.Fprintln(w, "ALGORITHMS (dsim list NAME shows one)")
 	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  algorithm\tlargest n\twith trace = false\n")
+	for _, s := range algo.All() {
+		traced, untraced := largestN(s)
+		fmt.Fprintf(tw, "  %s\t%d\t%d\n", s.Name, traced, untraced)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "  (%s)\n\n", largestNDoc)
 	for _, s := range algo.All() {
 		listAlgorithm(w, s)
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, "TOPOLOGIES (sim.world{topology = NAME})")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, k := range topo.Kinds {
 		fmt.Fprintf(tw, "  %s\t%s\n", k.Name, k.Doc)
 	}
@@ -59,6 +68,9 @@ func listAll(w io.Writer) {
 func listAlgorithm(w io.Writer, s *algo.Spec) {
 	fmt.Fprintf(w, "%s — %s\n", s.Name, s.Summary)
 	fmt.Fprintf(w, "  default topology: %s\n", s.Topology)
+	traced, untraced := largestN(s)
+	fmt.Fprintf(w, "  largest n: %d, %d with trace = false (about %s per process), under the default memory budget of %d MiB\n",
+		traced, untraced, perProcess(s, traced), script.DefaultMaxMemory>>20)
 	for _, line := range strings.Split(strings.TrimSpace(s.Description), "\n") {
 		fmt.Fprintf(w, "  %s\n", strings.TrimSpace(line))
 	}
@@ -89,6 +101,30 @@ func listAlgorithm(w io.Writer, s *algo.Spec) {
 	if len(s.Properties) > 0 {
 		fmt.Fprintf(w, "  properties: %s\n", strings.Join(s.Properties, ", "))
 	}
+}
+
+// largestNDoc says what the largest n of an algorithm is.
+var largestNDoc = fmt.Sprintf("the most processes sim.world admits on the algorithm's default topology under the default memory budget of %d MiB (dsim run --memory changes it), at most %d",
+	script.DefaultMaxMemory>>20, topo.MaxN)
+
+// largestN is the most processes a world of s can have under the CLI's
+// default memory budget, traced (as worlds are unless told otherwise) and
+// not.
+func largestN(s *algo.Spec) (traced, untraced int) {
+	return script.LargestN(s, script.DefaultMaxMemory, true), script.LargestN(s, script.DefaultMaxMemory, false)
+}
+
+// perProcess is the memory a traced world of n processes of s is
+// estimated to need per process.
+func perProcess(s *algo.Spec, n int) string {
+	if n < 1 {
+		return "more than the budget"
+	}
+	b := script.MemoryEstimate(s, n, true) / uint64(n)
+	if b < 10<<10 {
+		return fmt.Sprintf("%d bytes", b)
+	}
+	return fmt.Sprintf("%d KiB", (b+512)>>10)
 }
 
 func bounds(p algo.Param) string {

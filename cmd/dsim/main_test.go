@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -229,6 +231,17 @@ func TestList(t *testing.T) {
 	var want []string
 	for _, s := range algo.All() {
 		want = append(want, s.Name+" — "+s.Summary)
+		// The overview's line and the algorithm's own say how large a
+		// world fits the default memory budget, traced and not.
+		traced, untraced := script.LargestN(s, script.DefaultMaxMemory, true), script.LargestN(s, script.DefaultMaxMemory, false)
+		if traced < 1 || untraced < traced {
+			t.Errorf("%s: largest n %d traced, %d untraced", s.Name, traced, untraced)
+		}
+		overview := regexp.MustCompile(fmt.Sprintf(`(?m)^  %s +%d +%d$`, regexp.QuoteMeta(s.Name), traced, untraced))
+		if !overview.MatchString(out) {
+			t.Errorf("dsim list has no overview line %q", overview)
+		}
+		want = append(want, fmt.Sprintf("\n  largest n: %d, %d with trace = false (about ", traced, untraced))
 		for _, p := range s.Config {
 			want = append(want, p.Name)
 		}
@@ -255,6 +268,10 @@ func TestList(t *testing.T) {
 	wantCode(t, code, exitOK, errOut)
 	if !strings.HasPrefix(one, "election.changroberts — ") || strings.Contains(one, "TOPOLOGIES") {
 		t.Errorf("list NAME should show that algorithm only, got:\n%s", one)
+	}
+	cr, _ := algo.Lookup("election.changroberts")
+	if n := script.LargestN(cr, script.DefaultMaxMemory, true); !strings.Contains(one, fmt.Sprintf("\n  largest n: %d, ", n)) {
+		t.Errorf("list NAME should show the largest n, %d, got:\n%s", n, one)
 	}
 }
 
