@@ -257,6 +257,15 @@ func basePairs(L *LState) int {
 	return 3
 }
 
+// dsim: reraisePanic passes on a Go panic that PCall caught (a bug in Go
+// code, not a Lua error): after it the state may be broken, and a script
+// must not catch it and go on.
+func reraisePanic(err error) {
+	if aerr, ok := err.(*ApiError); ok && aerr.Type == ApiErrorPanic {
+		panic(aerr)
+	}
+}
+
 func basePCall(L *LState) int {
 	L.CheckAny(1)
 	v := L.Get(1)
@@ -267,6 +276,7 @@ func basePCall(L *LState) int {
 	}
 	nargs := L.GetTop() - 1
 	if err := L.PCall(nargs, MultRet, nil); err != nil {
+		reraisePanic(err)
 		L.Push(LFalse)
 		if aerr, ok := err.(*ApiError); ok {
 			L.Push(aerr.Object)
@@ -450,18 +460,18 @@ func baseUnpack(L *LState) int {
 	tb := L.CheckTable(1)
 	start := L.OptInt(2, 1)
 	end := L.OptInt(3, tb.Len())
-	// dsim: refuse before pushing, rather than filling the stack first.
-	if end >= start && end-start >= maxUnpack {
+	// dsim: refuse before pushing, rather than filling the stack first;
+	// the difference of two far indexes overflows int, not uint.
+	if end < start {
+		return 0
+	}
+	if uint(end-start) >= maxUnpack {
 		L.RaiseError("too many results to unpack")
 	}
 	for i := start; i <= end; i++ {
 		L.Push(tb.RawGetInt(i))
 	}
-	ret := end - start + 1
-	if ret < 0 {
-		return 0
-	}
-	return ret
+	return end - start + 1
 }
 
 func baseXPCall(L *LState) int {
@@ -471,6 +481,7 @@ func baseXPCall(L *LState) int {
 	top := L.GetTop()
 	L.Push(fn)
 	if err := L.PCall(0, MultRet, errfunc); err != nil {
+		reraisePanic(err)
 		L.Push(LFalse)
 		if aerr, ok := err.(*ApiError); ok {
 			L.Push(aerr.Object)

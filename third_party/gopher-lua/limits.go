@@ -27,11 +27,16 @@ type Limits interface {
 // checkString raises an error, naming what, when a string of size bytes
 // would be longer than the limit.
 func (ls *LState) checkString(what string, size int) {
+	ls.checkStringSize(what, float64(size))
+}
+
+// checkStringSize is checkString for a size that may not fit an int.
+func (ls *LState) checkStringSize(what string, size float64) {
 	if ls.Options.Limits == nil {
 		return
 	}
-	if max := ls.Options.Limits.MaxString(); max > 0 && (size > max || size < 0) {
-		ls.RaiseError("%s would make a string of %d bytes, more than the %d allowed", what, size, max)
+	if max := ls.Options.Limits.MaxString(); max > 0 && size > float64(max) {
+		ls.RaiseError("%s would make a string of %.0f bytes, more than the %d allowed", what, size, max)
 	}
 }
 

@@ -452,10 +452,9 @@ func strRep(L *LState) int {
 	if n <= 0 || len(str) == 0 {
 		L.Push(emptyLString)
 	} else {
-		// dsim: bounded before it allocates
-		if n > int(^uint(0)>>1)/len(str) {
-			n = -1 // the size overflows: checkString refuses a negative size
-		}
+		// dsim: bounded before it allocates, in floats where the size
+		// overflows int
+		L.checkStringSize("string.rep", float64(len(str))*float64(n))
 		L.allocString("string.rep", len(str)*n)
 		L.Push(LString(strings.Repeat(str, n)))
 	}
