@@ -67,7 +67,7 @@ func execute(req RunRequest, progress func(events uint64, t int64)) RunResult {
 	if name == "" {
 		name = "scenario.lua"
 	}
-	res, err := script.Run(name, []byte(req.Src), script.Options{Seed: req.Seed, SeedSet: req.SeedSet, Out: out, Progress: progress})
+	res, err := script.Run(name, []byte(req.Src), script.Options{Limits: script.Page, Seed: req.Seed, SeedSet: req.SeedSet, Out: out, Progress: progress})
 	var r RunResult
 	if err != nil {
 		if !errors.As(err, &r.Err) {
@@ -92,7 +92,8 @@ func execute(req RunRequest, progress func(events uint64, t int64)) RunResult {
 func serveEngine() {
 	// A run builds a model and a trace that stay live to its end, and the
 	// collector shares the one thread: collect less often (a million-process
-	// Chang-Roberts run takes about 15% less time), but not past 1 GiB.
+	// Chang-Roberts run takes about 15% less time), but not past 1 GiB, the
+	// page's memory ceiling (script.Page).
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(1 << 30)
 	// Grown once for runs of a few hundred thousand processes, rather than

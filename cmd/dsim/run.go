@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 
 	"dsim/core/script"
 	"dsim/core/trace"
@@ -89,10 +90,17 @@ func writeTrace(out io.Writer, write func(io.Writer, []trace.World) error, world
 func report(stderr io.Writer, err error) {
 	var se *script.Error
 	if errors.As(err, &se) {
-		fmt.Fprintln(stderr, se.Error())
+		fmt.Fprintln(stderr, oneLine(se.Error()))
 		return
 	}
-	fmt.Fprintf(stderr, "dsim: %v\n", err)
+	fmt.Fprintf(stderr, "dsim: %s\n", oneLine(err.Error()))
+}
+
+// oneLine escapes the line breaks of a message from a script: every PASS,
+// FAIL and ERROR is one line, and a message cannot fake another, nor the
+// summary a grader reads.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(s)
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
@@ -194,12 +202,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 				verdict = "FAIL"
 				failed++
 			}
-			fmt.Fprintf(stdout, "%s %s:%d %s\n", verdict, name, c.Line, c.Text)
+			fmt.Fprintf(stdout, "%s %s:%d %s\n", verdict, name, c.Line, oneLine(c.Text))
 		}
 		if err != nil {
 			// A scenario that stopped on an error is a failure of its own:
 			// it counts in the summary, not only on stderr.
-			fmt.Fprintf(stdout, "ERROR %v\n", err)
+			fmt.Fprintf(stdout, "ERROR %s\n", oneLine(err.Error()))
 			report(stderr, err)
 			errs++
 		}

@@ -31,7 +31,7 @@ type Limits struct {
 // native code; the Worker's memory leaves room for the runtime in its 128 MB.
 var (
 	CLI    = Limits{Instructions: 200_000_000, Memory: 384 << 20, MaxMemory: 16 << 30, MaxEvents: 20_000_000}
-	Page   = Limits{Instructions: 50_000_000, Memory: 512 << 20, MaxMemory: 2 << 30, MaxEvents: 10_000_000}
+	Page   = Limits{Instructions: 50_000_000, Memory: 512 << 20, MaxMemory: 1 << 30, MaxEvents: 5_000_000}
 	Worker = Limits{Instructions: 20_000_000, Memory: 48 << 20, MaxMemory: 64 << 20, MaxEvents: 2_000_000}
 )
 
@@ -63,13 +63,14 @@ const (
 // instruction takes (about 9 ns natively, 55 under Node): a call of a Go
 // function from Lua (type, s:upper(), pcall) takes about as long as 20
 // instructions, a callback from Go (a hook, a scheduled function, a when
-// predicate) as 50, a recorded event scanned by w:count or w:events as 2,
-// a pattern-matching step as a quarter.
+// predicate, with the event it is given) as 100, a recorded event scanned
+// by w:count or w:events as 2, a pattern-matching step as one (half of one
+// natively, one under Node).
 const (
 	goCallCost   = 20
-	callbackCost = 50
+	callbackCost = 100
 	scanCost     = 2
-	stepsPerCost = 4
+	stepsPerCost = 1
 )
 
 // budget is the context.Context gopher-lua consults before every VM

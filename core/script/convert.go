@@ -24,12 +24,19 @@ func describe(v lua.LValue) string {
 	case *lua.LNilType:
 		return "nothing"
 	case lua.LString:
+		// An error names the value, not a megabyte of it.
+		if len(x) > maxDescribed {
+			return strconv.Quote(string(x[:maxDescribed])) + fmt.Sprintf("... (%d bytes)", len(x))
+		}
 		return strconv.Quote(string(x))
 	case lua.LNumber, lua.LBool:
 		return x.String()
 	}
 	return "a " + v.Type().String()
 }
+
+// maxDescribed is how much of a string an error message quotes.
+const maxDescribed = 80
 
 // each calls fn for every entry of t in the order pairs() visits them:
 // the array part, then the other keys in insertion order. (LTable.ForEach

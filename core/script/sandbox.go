@@ -116,7 +116,13 @@ func (r *runner) tostring(v lua.LValue) string {
 	switch v.(type) {
 	case *lua.LTable, *lua.LUserData, *lua.LFunction:
 		if r.L.GetMetaField(v, "__tostring") != lua.LNil {
-			return r.L.ToStringMeta(v).String()
+			// Only a string or a number: any other value's String() is
+			// its address, different on every run.
+			switch s := r.L.ToStringMeta(v).(type) {
+			case lua.LString, lua.LNumber:
+				return s.String()
+			}
+			r.L.RaiseError("'__tostring' must return a string")
 		}
 		id, ok := r.objIDs[v]
 		if !ok {

@@ -88,8 +88,19 @@ func Run(name string, src []byte, opt Options) (*Result, error) {
 	defer r.L.Close()
 	err := r.exec(src)
 	r.recordChecks()
+	if e, ok := err.(*Error); ok {
+		// error(s) with a long s, or a long string quoted in a message:
+		// an error is one line to read, not megabytes.
+		e.Msg = strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(e.Msg)
+		if len(e.Msg) > maxErrorMsg {
+			e.Msg = e.Msg[:maxErrorMsg] + fmt.Sprintf("... (%d bytes)", len(e.Msg))
+		}
+	}
 	return r.result(), err
 }
+
+// maxErrorMsg is the longest error message Run returns.
+const maxErrorMsg = 1000
 
 // runner is the state of one Run.
 type runner struct {

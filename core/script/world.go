@@ -181,7 +181,7 @@ var worldKeys = []worldKey{
 		}
 		return nil
 	}},
-	{"max_events", "10000000", "the run stops after this many events (0: the host's ceiling: 2×10^7 in the CLI, 10^7 in the page); a note says so", func(c *worldConf, v lua.LValue) error {
+	{"max_events", "10000000", "the run stops after this many events (0: the host's ceiling: 2×10^7 in the CLI, 5×10^6 in the page); a note says so", func(c *worldConf, v lua.LValue) error {
 		n, err := toNonNegative(v)
 		c.maxEvents = uint64(n)
 		return err
@@ -204,7 +204,7 @@ var worldKeys = []worldKey{
 		}
 		return nil
 	}},
-	{"memory", "the host's (384 MiB in the CLI, 512 in the page)", "the run's memory budget in MiB from this world on, up to the host's ceiling (16 GiB in the CLI, 2 GiB in the page); see *Limits*", func(c *worldConf, v lua.LValue) error {
+	{"memory", "the host's (384 MiB in the CLI, 512 in the page)", "the run's memory budget in MiB from this world on, up to the host's ceiling (16 GiB in the CLI, 1 GiB in the page); see *Limits*", func(c *worldConf, v lua.LValue) error {
 		n, err := toNonNegative(v)
 		if err == nil && n == 0 {
 			err = fmt.Errorf("want at least 1 MiB")

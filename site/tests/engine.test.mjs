@@ -86,3 +86,30 @@ w:run{until_time = 1000000}
   calls.forEach(([events], i) => assert.equal(events, (i + 1) * 20000));
   assert.ok(calls.every(([, t], i) => i === 0 || t >= calls[i - 1][1]), "time never goes back");
 });
+
+// The corpus of hostile scripts (core/script/testdata/hostile; see
+// scripttest.LoadHostile for the headers) in the playground's engine, with
+// the page's limits: each ends as its header says, with its one error at its
+// file and line, within seconds.
+const hostileDir = join(root, "core/script/testdata/hostile");
+for (const name of readdirSync(hostileDir).filter((f) => f.endsWith(".lua")).sort()) {
+  test(`hostile script in the engine: ${name}`, (t) => {
+    const src = readFileSync(join(hostileDir, name), "utf8");
+    const header = (key) => src.split("\n").filter((l) => l.startsWith(`-- ${key}: `)).map((l) => l.slice(key.length + 5));
+    const [want] = header("error");
+    const start = performance.now();
+    const r = run({ op: "run", id: 3, name, src, seed: 1, seedSet: false });
+    const took = performance.now() - start;
+    t.diagnostic(`${name}: ${Math.round(took)} ms${r.error ? `, ${r.error.file}:${r.error.line}: ${r.error.msg.slice(0, 100)}` : ""}`);
+    assert.ok(took < 30_000, `took ${Math.round(took)} ms`);
+    assert.equal(r.output.replace(/\n… \(output truncated\)\n$/, ""), header("output").map((l) => l + "\n").join(""));
+    if (!want) {
+      assert.equal(r.error, null);
+      return;
+    }
+    assert.ok(r.error, `no error, want one matching ${want}`);
+    assert.equal(r.error.file, name);
+    assert.ok(r.error.line >= 1);
+    assert.match(`${r.error.file}:${r.error.line}: ${r.error.msg}`, new RegExp(want));
+  });
+}

@@ -494,3 +494,24 @@ test("budgets: first render, and 10,000 messages rendered and scrolled", async (
   for (const [k, v] of Object.entries(figures)) t.diagnostic(`${k}: ${JSON.stringify(v)}`);
   writeFileSync(artifact("budgets.json"), JSON.stringify(figures, null, 2) + "\n");
 });
+
+// A runaway loop and a string that doubles for ever stop within seconds,
+// with the editor's marker at their line, and the page stays usable.
+test("hostile scripts stop within seconds with the marker at their line", async (t) => {
+  const page = await pg.open(t);
+  for (const [src, line, msg] of [
+    ["local x = 0\nwhile true do x = x + 1 end\n", "2", /instruction budget of 50000000 exhausted/],
+    ['local s = ("x"):rep(2^20)\nfor i = 1, 40 do s = s .. s end\n', "2", /concatenation would make a string of 33554432 bytes/],
+    ["local t = {}\nwhile true do t[#t + 1] = {} end\n", "2", /memory budget of 512 MiB exceeded|instruction budget/],
+  ]) {
+    await page.evaluate((s) => dsimEditor.setText(s), src);
+    const start = Date.now();
+    await page.click("#run");
+    await runState(page, "error");
+    const took = Date.now() - start;
+    t.diagnostic(`line ${line}: stopped after ${took} ms: ${await page.locator("#error").textContent()}`);
+    assert.ok(took < 15_000, `stopped after ${took} ms`);
+    assert.equal(await page.locator("#editor .cm-dsim-error-line").getAttribute("data-error-line"), line);
+    assert.match(await page.locator("#editor .cm-dsim-error-msg").textContent(), msg);
+  }
+});
