@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 
@@ -38,8 +39,11 @@ func (f runFlags) options(out io.Writer) (script.Options, error) {
 	// The guard counts the heap's objects, and stops a run holding more
 	// than its budget; the runtime's soft limit makes the collector keep
 	// the whole process near that too (by default it lets the heap reach
-	// twice what is live before collecting).
-	debug.SetMemoryLimit(int64(budget + budget/4 + memorySlack))
+	// several times what is live before collecting). A GOMEMLIMIT in the
+	// environment is the user's choice.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(budget + budget/4 + memorySlack))
+	}
 	return script.Options{Seed: *f.seed, SeedSet: isSet(f.fs, "seed"), Out: out, MaxMemory: budget}, nil
 }
 
