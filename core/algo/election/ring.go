@@ -2,6 +2,7 @@ package election
 
 import (
 	"fmt"
+	"slices"
 
 	"dsim/core/algo"
 	"dsim/core/sim"
@@ -57,6 +58,48 @@ type RingConfig struct {
 		id  sim.NodeID
 		box any
 	}
+	// top is the highest process id, and ids every process id sorted,
+	// each found when first needed: see Beyond and IsProcess.
+	top struct {
+		known bool
+		id    sim.NodeID
+	}
+	ids []sim.NodeID
+}
+
+// Beyond reports whether id is above every process id: only a hand-made
+// message names such an id. A ring message naming a higher id than the
+// receiver's passes on until it is back at that id's process, and every
+// process is lower than this one: it would circle for ever.
+func (c *RingConfig) Beyond(ctx sim.Context, id sim.NodeID) bool {
+	if !c.top.known {
+		c.findTop(ctx)
+	}
+	return id > c.top.id
+}
+
+// findTop finds the highest process id, once per world: the processes of
+// a world share their configuration. It walks the ring rather than read
+// ctx.Peers, which would make the kernel build a list of 2n ids that a
+// ring algorithm never needs otherwise.
+func (c *RingConfig) findTop(ctx sim.Context) {
+	top := ctx.Self()
+	for d := 1; d < ctx.N(); d++ {
+		top = max(top, ctx.Neighbor(d))
+	}
+	c.top.known, c.top.id = true, top
+}
+
+// IsProcess reports whether id is a process of the world, for the rules
+// that pick a coordinator from ids a message carries: a hand-made message
+// can carry any.
+func (c *RingConfig) IsProcess(ctx sim.Context, id sim.NodeID) bool {
+	if c.ids == nil {
+		c.ids = append(slices.Clone(ctx.Peers()), ctx.Self())
+		slices.Sort(c.ids)
+	}
+	_, found := slices.BinarySearch(c.ids, id)
+	return found
 }
 
 // leaderValue returns id as a state value, boxed once per new leader.
