@@ -39,7 +39,7 @@ func init() {
 		Description: `Seed 002 ("The Ring-Based Algorithm", "An optimization" and "Algorithm" 1-5): the Chang-Roberts algorithm with participant marking and the elected round, on a unidirectional ring.
 Rules: (1) every process starts non-participant; (2) a process that notices a lack of leader sends ELECTION(own UID) to its neighbour; (3) sending or forwarding an ELECTION marks it participant; (4a) a larger UID is forwarded unconditionally; (4b) a smaller UID at a non-participant is replaced by its own; (4c) a smaller UID at a participant is discarded; (4d) its own UID makes it the leader; (5a) the leader marks itself non-participant and sends ELECTED(UID); (5b) a process receiving ELECTED marks itself non-participant, records the UID and forwards it; (5c) the ELECTED message back at the leader is discarded.
 With one process starting, an election takes d+n ELECTION messages, d being the distance from the initiator to the highest UID; with every process starting at once (config all) it takes 2n-1 when UIDs increase along the ring and n(n+1)/2 when they decrease, plus n ELECTED messages.
-Where the text is silent: the ring skips processes the declared failure detector suspects; an ELECTION or ELECTED is dropped by the process that would have to skip its owner because the detector suspects it (the message could only circle); an ELECTED naming a suspected process is not accepted and the receiver starts an election; a participant restarts the election after 3·n·hop ticks without an ELECTED (timer "restart"); with watch, suspecting the coordinator starts an election; a recovered process starts one once the detector trusts it again; an ELECTED naming a UID lower than the receiver is not forwarded and the receiver starts an election (the bully rule of seed 002), because the election that chose it missed a live process; an ELECTED lower than the coordinator the receiver already follows, which the detector does not suspect, is a late one from an older election and is dropped. The elect command at a participant does nothing: rule 2 is for processes that are not yet in an election.`,
+Where the text is silent: the ring skips processes the declared failure detector suspects; an ELECTION or ELECTED is dropped by the process that would have to skip its owner because the detector suspects it (the message could only circle); an ELECTED naming a suspected process is not accepted and the receiver starts an election; a participant restarts the election after 3·n·hop ticks without an ELECTED (timer "restart"); with watch, suspecting the coordinator starts an election; a recovered process starts one once the detector trusts it again; an ELECTED naming a UID lower than the receiver is not forwarded and the receiver starts an election (the bully rule of seed 002), because the election that chose it missed a live process; an ELECTED lower than the coordinator the receiver already follows, which the detector does not suspect, is a late one from an older election and is dropped; an ELECTION or ELECTED naming a UID above every process (only a hand-made one can) is dropped, as it would circle for ever. The elect command at a participant does nothing: rule 2 is for processes that are not yet in an election.`,
 		Topology: "ring",
 		Config: append(election.RingParams(), algo.Param{
 			Name: "all", Type: algo.Bool, Default: false,
@@ -113,6 +113,10 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 	switch msg := m.(type) {
 	case Election:
 		switch {
+		case msg.ID > self && p.Cfg.Beyond(ctx, msg.ID):
+			// No process is high enough to discard it (4c) or to be its
+			// owner (4d): forwarded by 4a, it would circle for ever.
+			ctx.Log("ELECTION(%d) dropped: no process has UID %d", msg.ID, msg.ID)
 		case msg.ID > self: // 4a
 			next, ok := election.Toward(ctx, msg.ID)
 			if !ok {
@@ -132,6 +136,12 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 		}
 	case Elected:
 		if msg.ID == self { // 5c
+			return
+		}
+		if p.Cfg.Beyond(ctx, msg.ID) {
+			// No process would stop it (5c), nor refuse it as lower than
+			// itself: it would circle for ever.
+			ctx.Log("ELECTED(%d) dropped: no process has UID %d", msg.ID, msg.ID)
 			return
 		}
 		if !p.Accepts(ctx, msg.ID, p) {

@@ -1,0 +1,28 @@
+package changroberts
+
+import (
+	"testing"
+
+	"dsim/core/algo/internal/algotest"
+	"dsim/core/sim"
+)
+
+// TestUIDOfNoProcess: an ELECTION or ELECTED naming a UID above every
+// process (hand-made) is dropped at once. Forwarded by rules 4a and 5b, no
+// process would ever stop it: it circled for ever, every process took the
+// ELECTED's UID for its coordinator, and the run never became quiescent.
+func TestUIDOfNoProcess(t *testing.T) {
+	for _, m := range []sim.Message{Election{ID: 99}, Elected{ID: 99}} {
+		w := algotest.New(t, algotest.Setup{Algo: "election.changroberts", IDs: []sim.NodeID{3, 1, 4, 2}, Config: map[string]any{"restart": false}})
+		w.Inject(0, 1, 4, m)
+		w.Command(5, 2, "elect")
+		w.Run(0) // fails the test if the event limit stops it
+		w.Elected(4)
+		if !w.Logged(4, "dropped: no process has UID 99") {
+			t.Errorf("%s: 4 logged %q", m.Kind(), w.Logs(4))
+		}
+		if n := len(w.Delivered(m.Kind())); n > 8 {
+			t.Errorf("%s: %d delivered, want the hand-made one and the election's own", m.Kind(), n)
+		}
+	}
+}
