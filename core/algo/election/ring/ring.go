@@ -35,7 +35,7 @@ func init() {
 		Summary: "ring election: ELECTION collects the live ids round the ring, then COORDINATOR announces the highest",
 		Description: `Seed 002 (the "Token Ring Election Algorithm" walkthrough: ring 3,5,0,1,4,6, 6 fails, 3 notices, 5 wins) and seed 003 (the handwritten ring algorithm with the concurrent elections [5,6,0,1,2,3,4] and [2,3,4,5,6,0,1] that both elect 6).
 Rules: a process that thinks the coordinator has crashed sends ELECTION[own id] to its first live successor; a process receiving an ELECTION without its own id adds its id and forwards it; a process that finds its own id in the list knows the message has been round the ring (normally the initiator, or the first listed process it reaches if the initiator has crashed since), picks the highest id and circulates COORDINATOR(highest); every process records it and passes it on; it stops back at the process that started circulating it. Two or more concurrent elections are allowed: each runs to completion and they announce the same coordinator.
-Where the texts are silent: "the first live successor" is the first process in ring order the declared failure detector does not suspect; the highest id picked is the highest one in the list the detector does not suspect (a process may crash after adding itself); a COORDINATOR whose origin would be skipped is dropped (it could only circle); a process that took part in an election (candidate) starts it again after 3·n·hop ticks without a COORDINATOR (timer "restart"); with watch, suspecting the coordinator starts an election; a recovered process starts one once the detector trusts it again; a COORDINATOR naming an id lower than the receiver, or a suspected one, is not accepted or forwarded and the receiver starts an election unless it is in one (the bully rule of seed 002), because the election that chose it missed a live process; a COORDINATOR lower than the coordinator the receiver already follows, which the detector does not suspect, is a late one from an older election (links may reorder) and is dropped.`,
+Where the texts are silent: "the first live successor" is the first process in ring order the declared failure detector does not suspect; the highest id picked is the highest one in the list the detector does not suspect (a process may crash after adding itself) and that is a process (a hand-made list may name others); a COORDINATOR whose origin is no process (only a hand-made one) is dropped, as it would circle for ever; a COORDINATOR whose origin would be skipped is dropped (it could only circle); a process that took part in an election (candidate) starts it again after 3·n·hop ticks without a COORDINATOR (timer "restart"); with watch, suspecting the coordinator starts an election; a recovered process starts one once the detector trusts it again; a COORDINATOR naming an id lower than the receiver, or a suspected one, is not accepted or forwarded and the receiver starts an election unless it is in one (the bully rule of seed 002), because the election that chose it missed a live process; a COORDINATOR lower than the coordinator the receiver already follows, which the detector does not suspect, is a late one from an older election (links may reorder) and is dropped.`,
 		Topology:   "ring",
 		Config:     election.RingParams(),
 		Commands:   []algo.CommandSpec{election.ElectCommand},
@@ -74,7 +74,9 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 		}
 		best := self
 		for _, id := range msg.List {
-			if id > best && !ctx.Suspected(id) {
+			// A hand-made list may name ids of no process: none of
+			// them can be the coordinator.
+			if id > best && !ctx.Suspected(id) && p.Cfg.IsProcess(ctx, id) {
 				best = id
 			}
 		}
@@ -83,6 +85,12 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 		p.announce(ctx, Coordinator{ID: best, Origin: self})
 	case Coordinator:
 		if msg.Origin == self {
+			return
+		}
+		if !p.Cfg.IsProcess(ctx, msg.Origin) {
+			// It stops back at its origin: with no process there (only a
+			// hand-made one names none) it would circle for ever.
+			ctx.Log("COORDINATOR(%d) dropped: its origin %d is no process", msg.ID, msg.Origin)
 			return
 		}
 		if !p.Accepts(ctx, msg.ID, p) {
