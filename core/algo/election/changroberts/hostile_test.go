@@ -18,9 +18,7 @@ func TestUIDOfNoProcess(t *testing.T) {
 		w.Command(5, 2, "elect")
 		w.Run(0) // fails the test if the event limit stops it
 		w.Elected(4)
-		if !w.Logged(4, "dropped: no process has UID 99") {
-			t.Errorf("%s: 4 logged %q", m.Kind(), w.Logs(4))
-		}
+		w.CheckLogged(4, "dropped: no process has UID 99")
 		if n := len(w.Delivered(m.Kind())); n > 8 {
 			t.Errorf("%s: %d delivered, want the hand-made one and the election's own", m.Kind(), n)
 		}

@@ -186,6 +186,24 @@ func (w *World) Logged(id sim.NodeID, text string) bool {
 	return slices.ContainsFunc(w.Logs(id), func(l string) bool { return strings.Contains(l, text) })
 }
 
+// CheckLogged fails the test unless id logged a line containing text: the
+// reason an algorithm gives for ignoring a message.
+func (w *World) CheckLogged(id sim.NodeID, text string) {
+	w.t.Helper()
+	if !w.Logged(id, text) {
+		w.t.Errorf("%d logged %q, want a line with %q", id, w.Logs(id), text)
+	}
+}
+
+// Duplicating makes the link from a to b deliver every message twice, one
+// tick after it is sent, in order.
+func (w *World) Duplicating(a, b sim.NodeID) {
+	w.t.Helper()
+	if err := w.SetLink(a, b, sim.Link{Latency: sim.Dist{Kind: sim.Constant, A: 1}, Dup: 1, FIFO: true}); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
 // Pairs renders messages as "from->to" for compact comparisons.
 func Pairs(ms []Msg) string {
 	parts := make([]string, len(ms))

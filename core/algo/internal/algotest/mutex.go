@@ -110,3 +110,33 @@ func Soak(t *testing.T, algo string, seeds int) {
 		}
 	}
 }
+
+// CheckSecondTokenDropped is the test of a token algorithm (token, a TOKEN
+// with every process's entry 0) for a copy of the token: injected at 1
+// during its critical section, while 2 waits, it is dropped with the log
+// line "a second token, dropped", and 1 then 2 enter, never together. Taken,
+// the copy was passed on from inside the critical section.
+func CheckSecondTokenDropped(t *testing.T, algo string, token sim.Message) {
+	t.Helper()
+	w := New(t, Setup{Algo: algo, IDs: IDs(3)})
+	w.Request(0, 1, 6) // 1 holds the token: in its critical section t=0..6
+	w.Request(1, 2, 1)
+	w.Inject(3, 3, 1, token)
+	w.Run(0)
+	w.CheckEntries(1, 2)
+	w.CheckLogged(1, "a second token, dropped")
+}
+
+// CheckZeroToken is the test of a token algorithm for a TOKEN whose maps
+// and lists are Go zero values (as a hand-made one can be): it takes the
+// place of the lost one, whose holder 1 crashed, and serves 2 then 3.
+func CheckZeroToken(t *testing.T, algo string, token sim.Message) {
+	t.Helper()
+	w := New(t, Setup{Algo: algo, IDs: IDs(3)})
+	w.Crash(0, 1) // the first holder, and its token, are gone
+	w.Inject(1, 1, 2, token)
+	w.Request(3, 2, 2)
+	w.Request(10, 3, 2)
+	w.Run(0)
+	w.CheckEntries(2, 3)
+}

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"dsim/core/algo/internal/algotest"
-	"dsim/core/sim"
 )
 
 // TestDuplicateRequestQueuedOnce: a REQUEST delivered twice is queued once.
@@ -12,16 +11,12 @@ import (
 // 1 waited for ever.
 func TestDuplicateRequestQueuedOnce(t *testing.T) {
 	w := algotest.New(t, algotest.Setup{Algo: "mutex.lamport", IDs: algotest.IDs(3)})
-	if err := w.SetLink(2, 1, sim.Link{Latency: sim.Dist{Kind: sim.Constant, A: 1}, Dup: 1, FIFO: true}); err != nil {
-		t.Fatal(err)
-	}
+	w.Duplicating(2, 1)
 	w.Request(0, 2, 1)
 	w.Request(10, 1, 1)
 	w.Run(0)
 	w.CheckEntries(2, 1)
-	if !w.Logged(1, "is in the queue already") {
-		t.Errorf("1 logged %q, want the copy of 2's REQUEST not queued", w.Logs(1))
-	}
+	w.CheckLogged(1, "is in the queue already")
 }
 
 // TestRequestFromItself: a process queues its own request itself; a

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"dsim/core/algo/internal/algotest"
-	"dsim/core/sim"
 )
 
 // TestDuplicateRequestIgnored: an arbiter holding a REQUEST, as its vote or
@@ -16,16 +15,12 @@ func TestDuplicateRequestIgnored(t *testing.T) {
 		// Four processes in a 2x2 grid: 1's quorum is 1, 2, 3 and 4's is
 		// 2, 3, 4; 2 votes in both.
 		w := algotest.New(t, algotest.Setup{Algo: "mutex.maekawa", IDs: algotest.IDs(4), Config: map[string]any{"variant": variant}})
-		if err := w.SetLink(1, 2, sim.Link{Latency: sim.Dist{Kind: sim.Constant, A: 1}, Dup: 1, FIFO: true}); err != nil {
-			t.Fatal(err)
-		}
+		w.Duplicating(1, 2)
 		w.Request(0, 1, 2)
 		w.Request(20, 4, 2)
 		w.Run(0)
 		w.CheckEntries(1, 4)
-		if !w.Logged(2, "the copy is ignored") {
-			t.Errorf("%s: 2 logged %q, want the copy of 1's REQUEST ignored", variant, w.Logs(2))
-		}
+		w.CheckLogged(2, "the copy is ignored")
 	}
 }
 
@@ -40,7 +35,5 @@ func TestMessageFromItself(t *testing.T) {
 	w.Request(20, 2, 1)
 	w.Run(0)
 	w.CheckEntries(2, 2)
-	if !w.Logged(1, "REQUEST from itself ignored") {
-		t.Errorf("1 logged %q", w.Logs(1))
-	}
+	w.CheckLogged(1, "REQUEST from itself ignored")
 }

@@ -23,8 +23,6 @@ func TestMessageFromItself(t *testing.T) {
 		t.Errorf("HOLDER at 2: %v, at 3: %v (want 1 for both), cs at 2: %v", w.Get(2, KeyHolder), w.Get(3, KeyHolder), w.Get(2, "cs"))
 	}
 	for _, id := range []sim.NodeID{2, 3} {
-		if !w.Logged(id, "from itself ignored") {
-			t.Errorf("%d logged %q", id, w.Logs(id))
-		}
+		w.CheckLogged(id, "from itself ignored")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"dsim/core/algo/internal/algotest"
-	"dsim/core/sim"
 )
 
 // TestDuplicateReplyCountsOnce: a REPLY is one process's permission,
@@ -12,16 +11,12 @@ import (
 // enter with 1 still in the critical section.
 func TestDuplicateReplyCountsOnce(t *testing.T) {
 	w := algotest.New(t, algotest.Setup{Algo: "mutex.ricartagrawala", IDs: algotest.IDs(3)})
-	if err := w.SetLink(3, 2, sim.Link{Latency: sim.Dist{Kind: sim.Constant, A: 1}, Dup: 1, FIFO: true}); err != nil {
-		t.Fatal(err)
-	}
+	w.Duplicating(3, 2)
 	w.Request(0, 1, 10)
 	w.Request(3, 2, 1)
 	w.Run(0)
 	w.CheckEntries(1, 2)
-	if !w.Logged(2, "it has replied already") {
-		t.Errorf("2 logged %q, want the second REPLY from 3 ignored", w.Logs(2))
-	}
+	w.CheckLogged(2, "it has replied already")
 }
 
 // TestReplyFromItself: a process asks only the others, so a REPLY from

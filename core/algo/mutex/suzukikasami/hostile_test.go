@@ -16,27 +16,13 @@ import (
 // critical section, so two processes were in it and the release found no
 // token (a nil pointer).
 func TestSecondTokenDropped(t *testing.T) {
-	w := world(t, algotest.IDs(3), nil)
-	w.Request(0, 1, 6) // 1 holds the token: in its critical section t=0..6
-	w.Request(1, 2, 1)
-	w.Inject(3, 3, 1, Token{LN: map[sim.NodeID]int{1: 0, 2: 0, 3: 0}})
-	w.Run(0)
-	w.CheckEntries(1, 2)
-	if !w.Logged(1, "a second token, dropped") {
-		t.Errorf("1 logged %q, want the second token dropped", w.Logs(1))
-	}
+	algotest.CheckSecondTokenDropped(t, "mutex.suzukikasami", Token{LN: map[sim.NodeID]int{1: 0, 2: 0, 3: 0}})
 }
 
 // TestTokenWithoutLN: a token without LN (a Go zero value) counts every
 // LN[j] as 0, and its holder can release it.
 func TestTokenWithoutLN(t *testing.T) {
-	w := world(t, algotest.IDs(3), nil)
-	w.Crash(0, 1) // the first holder, and its token, are gone
-	w.Inject(1, 1, 2, Token{})
-	w.Request(3, 2, 2)
-	w.Request(10, 3, 2)
-	w.Run(0)
-	w.CheckEntries(2, 3)
+	algotest.CheckZeroToken(t, "mutex.suzukikasami", Token{})
 }
 
 // TestStrangersInQ: entries of Q that are no other process, or repeat one,
