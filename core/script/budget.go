@@ -31,7 +31,7 @@ type Limits struct {
 // native code; the Worker's memory leaves room for the runtime in its 128 MB.
 var (
 	CLI    = Limits{Instructions: 200_000_000, Memory: 384 << 20, MaxMemory: 16 << 30, MaxEvents: 20_000_000}
-	Page   = Limits{Instructions: 50_000_000, Memory: 512 << 20, MaxMemory: 1 << 30, MaxEvents: 5_000_000}
+	Page   = Limits{Instructions: 50_000_000, Memory: 256 << 20, MaxMemory: 1 << 30, MaxEvents: 5_000_000}
 	Worker = Limits{Instructions: 20_000_000, Memory: 48 << 20, MaxMemory: 64 << 20, MaxEvents: 2_000_000}
 )
 

@@ -204,7 +204,7 @@ var worldKeys = []worldKey{
 		}
 		return nil
 	}},
-	{"memory", "the host's (384 MiB in the CLI, 512 in the page)", "the run's memory budget in MiB from this world on, up to the host's ceiling (16 GiB in the CLI, 1 GiB in the page); see *Limits*", func(c *worldConf, v lua.LValue) error {
+	{"memory", "the host's (384 MiB in the CLI, 256 in the page)", "the run's memory budget in MiB from this world on, up to the host's ceiling (16 GiB in the CLI, 1 GiB in the page); see *Limits*", func(c *worldConf, v lua.LValue) error {
 		n, err := toNonNegative(v)
 		if err == nil && n == 0 {
 			err = fmt.Errorf("want at least 1 MiB")
