@@ -24,11 +24,11 @@ const usage = `dsim runs deterministic simulations of distributed algorithms fro
 usage: dsim <command> [arguments]
 
 commands:
-  run FILE [--seed N] [--memory MiB] [--format text|jsonl|shiviz]
+  run FILE [--seed N] [--memory MiB] [--instructions N] [--format text|jsonl|shiviz]
         run a scenario; print the trace of every world it builds to stdout
-        (the script's print() output goes to stderr); --memory sets the
-        run's memory budget (default 384 MiB)
-  check [--seed N] [--memory MiB] [--junit FILE] FILE...
+        (the script's print() output goes to stderr); --memory and
+        --instructions set the run's budgets (384 MiB, 200000000)
+  check [--seed N] [--memory MiB] [--instructions N] [--junit FILE] FILE...
         run scenarios; print PASS/FAIL file:line for every expectation (ERROR
         for a script error, counted as failed) and a closing "N passed,
         N failed" line; exit 1 if any failed, 2 on a script error

@@ -216,7 +216,7 @@ func TestMissingFile(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, out, _ := dsim(t, "help")
-	if code != exitOK || !strings.Contains(out, "run FILE [--seed N] [--memory MiB] [--format text|jsonl|shiviz]") {
+	if code != exitOK || !strings.Contains(out, "run FILE [--seed N] [--memory MiB] [--instructions N] [--format text|jsonl|shiviz]") {
 		t.Errorf("help: exit %d, %q", code, out)
 	}
 	code, _, errOut := dsim(t, "run", "-h")

@@ -14,18 +14,20 @@ import (
 	"dsim/core/trace"
 )
 
-// runFlags are the flags run and check share: --seed and --memory;
-// options turns them into script options.
+// runFlags are the flags run and check share: --seed, --memory and
+// --instructions; options turns them into script options.
 type runFlags struct {
-	fs     *flag.FlagSet
-	seed   *uint64
-	memory *uint64
+	fs           *flag.FlagSet
+	seed         *uint64
+	memory       *uint64
+	instructions *int64
 }
 
 func addRunFlags(fs *flag.FlagSet) runFlags {
 	return runFlags{fs,
 		fs.Uint64("seed", 1, "the run seed `N`; when given, it overrides every world's own seed"),
 		fs.Uint64("memory", script.CLI.Memory>>20, fmt.Sprintf("the run's memory budget in `MiB` (at most %d)", script.CLI.MaxMemory>>20)),
+		fs.Int64("instructions", script.CLI.Instructions, "the run's instruction budget `N` (Lua instructions and the Go work done for the script)"),
 	}
 }
 
@@ -34,6 +36,9 @@ func addRunFlags(fs *flag.FlagSet) runFlags {
 func (f runFlags) options(out io.Writer) (script.Options, error) {
 	if *f.memory < 1 || *f.memory > script.CLI.MaxMemory>>20 {
 		return script.Options{}, fmt.Errorf("--memory %d: want 1 to %d MiB", *f.memory, script.CLI.MaxMemory>>20)
+	}
+	if *f.instructions < 1 {
+		return script.Options{}, fmt.Errorf("--instructions %d: want at least 1", *f.instructions)
 	}
 	budget := *f.memory << 20
 	// The guard counts the heap's objects, and stops a run holding more
@@ -44,7 +49,7 @@ func (f runFlags) options(out io.Writer) (script.Options, error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(int64(budget + budget/4 + memorySlack))
 	}
-	return script.Options{Seed: *f.seed, SeedSet: isSet(f.fs, "seed"), Out: out, MaxMemory: budget}, nil
+	return script.Options{Seed: *f.seed, SeedSet: isSet(f.fs, "seed"), Out: out, MaxMemory: budget, Budget: *f.instructions}, nil
 }
 
 // memorySlack is what the process needs beyond a run's budget: the Go
@@ -108,7 +113,7 @@ func oneLine(s string) string {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("run", "run FILE [--seed N] [--memory MiB] [--format text|jsonl|shiviz]", stderr)
+	fs := newFlags("run", "run FILE [--seed N] [--memory MiB] [--instructions N] [--format text|jsonl|shiviz]", stderr)
 	flags := addRunFlags(fs)
 	format := fs.String("format", "text", "trace format: text, jsonl or shiviz (a log ShiViz loads as is)")
 	pos, code, ok := parse(fs, args)
@@ -173,7 +178,7 @@ type fileResult struct {
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("check", "check [--seed N] [--memory MiB] [--junit FILE] FILE...", stderr)
+	fs := newFlags("check", "check [--seed N] [--memory MiB] [--instructions N] [--junit FILE] FILE...", stderr)
 	flags := addRunFlags(fs)
 	junit := fs.String("junit", "", "also write the results as JUnit XML to this `file`")
 	pos, code, ok := parse(fs, args)

@@ -64,13 +64,13 @@ func BenchmarkDeliverHook(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			src := fmt.Sprintf(`
-local w = sim.world{algorithm="test.token", n=64}
+local w = sim.world{algorithm="test.token", n=64, max_events=0}
 w:run{events=64}
 %s
 w:run{events=%d}`, c.hook, b.N)
 			b.ReportAllocs()
 			b.ResetTimer()
-			res, err := Run("bench.lua", []byte(src), Options{Seed: 1, NoTrace: !c.trace, MaxMemory: 1 << 36})
+			res, err := Run("bench.lua", []byte(src), Options{Seed: 1, NoTrace: !c.trace, Limits: Unlimited})
 			if err != nil {
 				b.Fatal(err)
 			}

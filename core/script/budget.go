@@ -35,6 +35,10 @@ var (
 	Worker = Limits{Instructions: 20_000_000, Memory: 48 << 20, MaxMemory: 64 << 20, MaxEvents: 2_000_000}
 )
 
+// Unlimited are limits for scripts the program itself wrote, such as its
+// benchmarks: nothing a machine would reach.
+var Unlimited = Limits{Instructions: 1 << 62, Memory: 1 << 40, MaxMemory: 1 << 40, MaxEvents: 1 << 62}
+
 // DefaultBudget and DefaultMaxMemory are the CLI's defaults, which a run
 // gets when its Options name no host.
 var (
