@@ -1,11 +1,11 @@
--- Ricart-Agrawala second algorithm: seed 002, "Ricart-Agrawala Second Algorithm", rules RI1, RI2,
--- RA1, RH1, RH2, RR1, RR2 (token_state shows NO-TOKEN / TOKEN-PRESENT / TOKEN-HELD).
+-- Ricart-Agrawala second algorithm: the lecture notes "Synchronization, Coordination and Agreement",
+-- "Ricart-Agrawala Second Algorithm", rules RI1, RI2, RA1, RH1, RH2, RR1, RR2 (key token_state).
 -- 1) "it requires n messages for entering a CS: (n-1) requests and one reply": one request from a
 --    process without the token costs n-1 REQUESTs and one TOKEN for n = 2..6, and a second entry
 --    of the process now holding the token costs nothing (RA1 with TOKEN-PRESENT).
--- 2) RR2's search order "[i+1, i+2, ..., n, 1, 2, ..., i-1]": 3 holds the token in its critical
---    section while 2, 1 and 5 ask, in that order; from 3 the search finds 5 first, from 5 it finds
---    1, from 1 it finds 2: entries 3 5 1 2, whatever the order of the requests.
+-- 2) RR2's search order "[i+1, i+2, ..., n, 1, 2, ..., i-1]" (numeric order): 3 holds the token
+--    in its critical section while 2, 1 and 5 ask, in that order; from 3 the search finds 5, from 5
+--    it finds 1, from 1 it finds 2: entries 3 5 1 2, whatever the order of the requests.
 -- 3) "The failure of a process, except the one which holds the token, doesn't prevent progress":
 --    with 4 crashed, on links that reorder, every request of the live processes is served and at
 --    most one process is ever in its critical section.

@@ -1,10 +1,11 @@
 // Package ricartagrawala2 is the Ricart-Agrawala second algorithm, the
-// token-based one, exactly as seed 002 states it in rules RI1, RI2, RA1,
-// RH1, RH2, RR1 and RR2 ("Ricart-Agrawala Second Algorithm").
+// token-based one, exactly as the lecture notes "Synchronization,
+// Coordination and Agreement" state it in rules RI1, RI2, RA1, RH1, RH2, RR1
+// and RR2 ("Ricart-Agrawala Second Algorithm").
 //
 // # Failures
 //
-// The seed says that "the failure of a process, except the one which holds
+// The notes say that "the failure of a process, except the one which holds
 // the token, doesn't prevent progress". That holds only for a crash the
 // failure detector reports in time: the RR2 search passes over a suspected
 // process, but a process that crashed after requesting and is not yet
@@ -43,7 +44,7 @@ type Token struct {
 
 func (Token) Kind() string { return "TOKEN" }
 
-// The values of the token_state key: the seed's states with respect to the
+// The values of the token_state key: the notes' states with respect to the
 // token.
 const (
 	NoToken      = "NO-TOKEN"
@@ -62,11 +63,11 @@ type Config struct {
 func init() {
 	algo.Register(algo.Spec{
 		Name:    "mutex.ricartagrawala2",
-		Summary: "Ricart-Agrawala second algorithm: REQUEST (clock, id) to all, the TOKEN carries token[k] and goes to the next pending requester after i in ring order",
-		Description: `Seed/paper: seed 002, "Ricart-Agrawala Second Algorithm", rules RI1, RI2, RA1, RH1, RH2, RR1 and RR2 as written there.
-Rules: RI1: every process starts NO-TOKEN except the holder (config holder, default the first in ring order), which starts TOKEN-PRESENT. RI2: token[k] = 0 and request[k] = 0 for every k. RA1: a NO-TOKEN process that wants the critical section sends REQUEST(TPi, i), TPi its Lamport clock after a tick, to every other process and waits for the TOKEN; on getting it (at once when TOKEN-PRESENT) it becomes TOKEN-HELD and enters. RH1: on a REQUEST(TPj, j), request[j] := max(request[j], TPj), and the clock advances past TPj. RH2: a TOKEN-PRESENT process that gets a REQUEST releases at once (RR2). RR1: on leaving it becomes TOKEN-PRESENT. RR2: it searches k = i+1, ..., n, 1, ..., i-1 for the first request[k] > token[k], sets token[i] to its clock, becomes NO-TOKEN and sends the TOKEN to Pk; with none pending it keeps the token. Per entry: n-1 REQUEST and one TOKEN, 0 when the requester holds the token.
-Where the text is silent: "i+1, ..., n, 1, ..., i-1" is the ring order of the ids from the successor; token_state shows NO-TOKEN, TOKEN-PRESENT or TOKEN-HELD; a TOKEN reaching a process that does not want it (only a recovered or hand-made one can) makes it TOKEN-PRESENT and it runs RR2 at once; a second TOKEN reaching a process that holds one (TOKEN-PRESENT or TOKEN-HELD: only a duplicated or hand-made one can) is dropped; the RR2 search passes over a process the failure detector suspects.
-Failures: no FIFO links needed. The seed's "the failure of a process, except the one which holds the token, doesn't prevent progress" holds only when the detector suspects the crashed process before anyone sends it the token; otherwise, as when the holder crashes, the token is lost and (unlike the token ring) not regenerated. Recovery, lost and duplicated messages are not tolerated.`,
+		Summary: "Ricart-Agrawala second algorithm: REQUEST (clock, id) to all, the TOKEN carries token[k] and goes to the pending requester with the next id after i (i+1, ..., n, 1, ..., i-1)",
+		Description: `Text: the lecture notes "Synchronization, Coordination and Agreement", "Ricart-Agrawala Second Algorithm", rules RI1, RI2, RA1, RH1, RH2, RR1 and RR2 as written there.
+Rules: RI1: every process starts NO-TOKEN except the holder (config holder, default the first in ring order), which starts TOKEN-PRESENT. RI2: token[k] = 0 and request[k] = 0 for every k. RA1: a NO-TOKEN process that wants the critical section sends REQUEST(TPi, i), TPi its Lamport clock after a tick, to every other process and waits for the TOKEN; on getting it (at once when TOKEN-PRESENT) it becomes TOKEN-HELD and enters. RH1: on a REQUEST(TPj, j), request[j] := max(request[j], TPj), and the clock advances past TPj. RH2: a TOKEN-PRESENT process that gets a REQUEST releases at once (RR2). RR1: on leaving it becomes TOKEN-PRESENT. RR2: it searches k = i+1, ..., n, 1, ..., i-1 (the ids in numeric order from the next one above i, then from the lowest: the ring order of the processes plays no part) for the first request[k] > token[k], sets token[i] to its clock, becomes NO-TOKEN and sends the TOKEN to Pk; with none pending it keeps the token. Per entry: n-1 REQUEST and one TOKEN, 0 when the requester holds the token.
+Where the text is silent: with ids that are not 1..n, the search takes the ids above i in increasing order, then those below i in increasing order; token_state shows NO-TOKEN, TOKEN-PRESENT or TOKEN-HELD; a TOKEN reaching a process that does not want it (only a recovered or hand-made one can) makes it TOKEN-PRESENT and it runs RR2 at once; a second TOKEN reaching a process that holds one (TOKEN-PRESENT or TOKEN-HELD: only a duplicated or hand-made one can) is dropped; the RR2 search passes over a process the failure detector suspects.
+Failures: no FIFO links needed. The notes' "the failure of a process, except the one which holds the token, doesn't prevent progress" holds only when the detector suspects the crashed process before anyone sends it the token; otherwise, as when the holder crashes, the token is lost and (unlike the token ring) not regenerated. Recovery, lost and duplicated messages are not tolerated.`,
 		Topology:   "complete",
 		Config:     []algo.Param{mutex.HolderParam},
 		Commands:   mutex.Commands,
@@ -140,26 +141,45 @@ func (p *node) Exit(ctx sim.Context) {
 	p.release(ctx)
 }
 
-// release is RR2: the token goes to the first pending requester after this
-// process in ring order, or stays.
+// release is RR2: "for k = [i+1, i+2, ..., n, 1, 2, ..., i-1]", the ids in
+// numeric order from the one after i, whatever order the processes are
+// listed in, the token goes to the first Pk with request[k] > token[k]; with
+// none pending it stays.
 func (p *node) release(ctx sim.Context) {
-	for _, k := range ctx.Peers() {
-		if p.request[k] <= p.token[k] {
+	self := ctx.Self()
+	k, found := sim.NodeID(0), false
+	for _, j := range ctx.Peers() {
+		if p.request[j] <= p.token[j] || ctx.Suspected(j) {
 			continue
 		}
-		if ctx.Suspected(k) {
-			ctx.Log("RR2: %d has a pending request but is suspected: passed over", k)
-			continue
+		if !found || before(self, j, k) {
+			k, found = j, true
 		}
-		self := ctx.Self()
-		p.token[self] = int(p.clock)
-		tok := p.token
-		p.token = nil
-		p.setState(ctx, NoToken)
-		ctx.Log("RR2: request[%d]=%d > token[%d]=%d: TOKEN to %d", k, p.request[k], k, tok[k], k)
-		ctx.Send(k, Token{Token: tok})
+	}
+	for _, j := range ctx.Peers() {
+		if p.request[j] > p.token[j] && ctx.Suspected(j) && (!found || before(self, j, k)) {
+			ctx.Log("RR2: %d has a pending request but is suspected: passed over", j)
+		}
+	}
+	if !found {
 		return
 	}
+	p.token[self] = int(p.clock)
+	tok := p.token
+	p.token = nil
+	p.setState(ctx, NoToken)
+	ctx.Log("RR2: request[%d]=%d > token[%d]=%d: TOKEN to %d", k, p.request[k], k, tok[k], k)
+	ctx.Send(k, Token{Token: tok})
+}
+
+// before reports whether RR2, searching from i, reaches a before b: the ids
+// above i come first, in increasing order, then those below i, in
+// increasing order (i+1, ..., n, 1, ..., i-1 for the ids 1..n).
+func before(i, a, b sim.NodeID) bool {
+	if (a > i) != (b > i) {
+		return a > i
+	}
+	return a < b
 }
 
 func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {

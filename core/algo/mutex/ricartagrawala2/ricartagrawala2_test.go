@@ -15,7 +15,7 @@ func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *algotest.World {
 func messages(w *algotest.World) int { return w.Count("REQUEST") + w.Count("TOKEN") }
 
 // TestUncontended: one request costs n messages, n-1 REQUEST and one TOKEN,
-// and none when the requester already holds the token (seed 002: "it
+// and none when the requester already holds the token (the lecture notes on synchronization: "it
 // requires n messages for entering a CS").
 func TestUncontended(t *testing.T) {
 	for _, n := range []int{2, 3, 5, 8, 13} {
@@ -135,7 +135,7 @@ func TestRH1(t *testing.T) {
 	}
 }
 
-// TestRR2Order is the seed's search order worked through: holder 3 is in
+// TestRR2Order is the notes' search order worked through: holder 3 is in
 // its critical section while 2, 1 and 5 ask (in that order, so by
 // timestamp 2 first). RR2 searches 4, 5, 1, 2 from 3, so 5 comes next;
 // from 5 it searches 1, 2, 3, 4, so 1; from 1, 2. Three entries through
@@ -156,18 +156,39 @@ func TestRR2Order(t *testing.T) {
 	}
 }
 
-// TestRR2RingOrder: "i+1, ..., n, 1, ..., i-1" follows the ring order of
-// the ids as given, not their numeric order.
-func TestRR2RingOrder(t *testing.T) {
-	w := world(t, []sim.NodeID{1, 3, 2}, nil)
-	w.Request(0, 1, 10)
-	w.Request(1, 2, 1)
-	w.Request(1, 3, 1)
-	w.Run(0)
-	w.CheckEntries(1, 3, 2)
+// TestRR2NumericOrder: "j is searched in order [i+1, i+2, ..., n, 1, 2,
+// ..., i-1]" (the lecture notes on synchronization, "Ricart-Agrawala Second
+// Algorithm") is the numeric order of the ids, whatever order the processes
+// are listed in: on the ring 1, 3, 2 the token goes from 1 to 2 (the ring
+// order would give 3), and on the ring 5, 2, 4, 1, 3 from 4 to 5, then 1,
+// then 2 (the ring order from 4 is 1, 3, 5, 2).
+func TestRR2NumericOrder(t *testing.T) {
+	for _, c := range []struct {
+		ids     []sim.NodeID
+		holder  sim.NodeID
+		ask     []sim.NodeID
+		entries []sim.NodeID
+		tokens  string
+	}{
+		{ids: []sim.NodeID{1, 3, 2}, holder: 1, ask: []sim.NodeID{2, 3}, entries: []sim.NodeID{1, 2, 3}, tokens: "1->2 2->3"},
+		{ids: []sim.NodeID{1, 3, 2}, holder: 1, ask: []sim.NodeID{3, 2}, entries: []sim.NodeID{1, 2, 3}, tokens: "1->2 2->3"},
+		{ids: []sim.NodeID{5, 2, 4, 1, 3}, holder: 4, ask: []sim.NodeID{2, 5, 1}, entries: []sim.NodeID{4, 5, 1, 2}, tokens: "4->5 5->1 1->2"},
+		{ids: []sim.NodeID{30, 10, 20}, holder: 20, ask: []sim.NodeID{10, 30}, entries: []sim.NodeID{20, 30, 10}, tokens: "20->30 30->10"},
+	} {
+		w := world(t, c.ids, map[string]any{"holder": int(c.holder)})
+		w.Request(0, c.holder, 10)
+		for _, id := range c.ask {
+			w.Request(1, id, 1)
+		}
+		w.Run(0)
+		w.CheckEntries(c.entries...)
+		if got := algotest.Pairs(w.Sends("TOKEN")); got != c.tokens {
+			t.Errorf("ids %v: TOKEN %s, want %s", c.ids, got, c.tokens)
+		}
+	}
 }
 
-// TestCrashedNonHolder checks the seed's claim: "the failure of a process,
+// TestCrashedNonHolder checks the notes' claim: "the failure of a process,
 // except the one which holds the token, doesn't prevent progress". 4 is
 // down from the start and 2 crashes while waiting for the token; RR2
 // passes 2 over and every other request is served.
