@@ -1,11 +1,15 @@
--- The central coordinator algorithm: seed 002, "Central Coordinator Based Algorithm" and its pseudo code.
+-- The central coordinator algorithm: the lecture notes "Synchronization, Coordination and Agreement",
+-- "Central Coordinator Based Algorithm", its pseudo code (the default, denied = true) and its prose.
 -- 1) "The strategy requires only three messages per use of a CS (request, OK, release)": one request with
 --    nobody competing costs REQUEST, GRANTED, RELEASE, for n = 2..6. The coordinator is one of the
 --    competing processes; its own request costs no message.
 -- 2) The coordinator's loop: a REQUEST while somebody is in the CS is queued and answered DENIED; a
 --    RELEASE removes the first on the queue and replies GRANTED. "It is fair (First Come First Served)":
 --    1 holds the CS, then 3, 2, 5 (the coordinator itself) and 4 ask in that order (their requests reach
---    the coordinator one tick apart) and enter in that order.
+--    the coordinator one tick apart) and enter in that order. So three messages hold only without
+--    contention: an entry whose request was DENIED costs four.
+-- 3) Added with the denied switch: the prose's variant (denied = false) on the same requests, no DENIED,
+--    three messages for every entry.
 
 for n = 2, 6 do
   local w = sim.world{ algorithm = "mutex.central", n = n }
@@ -52,3 +56,21 @@ expect(table.concat(order, " ") == "1 3 2 5 4", "RELEASE grants the first on the
 expect(w:stats().messages.GRANTED == 4, "one GRANTED per entry of another process (the coordinator's own needs none)")
 expect(most == 1, "at most one process in the critical section at every event")
 expect(#w:node(5):get("queue") == 0, "the queue is empty at the end")
+
+-- 3) The prose's "request, OK, release" (denied = false): the queued requests get no answer until
+--    their turn, so every entry of another process costs three messages.
+local costs = {}
+for _, denied in ipairs({ true, false }) do
+  local v = sim.world{ algorithm = "mutex.central", n = 5, config = { denied = denied } }
+  v:at(0, function() v:command(1, "request", { duration = 20 }) end)
+  v:at(5, function() v:command(3, "request", { duration = 4 }) end)
+  v:at(6, function() v:command(2, "request", { duration = 4 }) end)
+  v:at(9, function() v:command(4, "request", { duration = 4 }) end)
+  v:run()
+  local s = v:stats()
+  costs[denied] = s.sent
+  print(string.format("denied = %s: %d messages for %d entries (%d DENIED)", tostring(denied), s.sent,
+    s.cs.entries, s.messages.DENIED or 0))
+end
+expect(costs[true] == 4 * 3 + 3, "pseudo code: 3 for 1's uncontended entry, 4 for each of the three queued ones")
+expect(costs[false] == 3 * 4, "prose: 3 messages for every entry, contended or not")

@@ -1,5 +1,5 @@
--- Costs of the mutual exclusion algorithms next to the textbook formulas (seed 002: "three messages
--- per use of a CS" for the central coordinator, "3(n - 1) messages per critical section invocation"
+-- Costs of the mutual exclusion algorithms next to the textbook formulas (the lecture notes on
+-- synchronization: "three messages per use of a CS", uncontended, for the central coordinator, "3(n - 1) messages per critical section invocation"
 -- for Lamport, "2(n - 1)" for Ricart-Agrawala, "n messages for entering a CS: (n-1) requests and one
 -- reply" for Ricart-Agrawala's second algorithm).
 -- 1) One uncontended request, n = 2..32: the measured messages per entry beside each formula, with
@@ -68,7 +68,7 @@ local rows = sweep({ n = ns }, function(p)
     singhal = alone("mutex.singhal", n, everyone(n)),
   }
   -- the formulas the texts give, checked once per algorithm over every n below
-  agree("central: 3 messages", row.central, 3, n)
+  agree("central: 3 messages uncontended (4 when DENIED)", row.central, 3, n)
   agree("Lamport: 3(n-1) messages", row.lamport, 3 * (n - 1), n)
   agree("Ricart-Agrawala: 2(n-1) messages", row.ra, 2 * (n - 1), n)
   agree("Ricart-Agrawala second: n messages", row.ra2, n, n)

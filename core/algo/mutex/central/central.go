@@ -33,7 +33,8 @@ type Granted struct {
 func (Granted) Kind() string { return "GRANTED" }
 
 // Denied tells a requester that the critical section is busy and its
-// request is queued: the coordinator is alive (seed 002: without it a
+// request is queued: the coordinator is alive (the lecture notes on
+// synchronization, "Central Coordinator Based Algorithm": without it a
 // client "cannot distinguish permission denied from a dead coordinator").
 type Denied struct {
 	Seq int `json:"seq"`
@@ -109,14 +110,15 @@ func init() {
 	}
 	algo.Register(algo.Spec{
 		Name:    "mutex.central",
-		Summary: "central coordinator: REQUEST, GRANTED or DENIED and a FIFO queue, RELEASE; a crashed coordinator is replaced by a bully election",
-		Description: `Seed/paper: seed 002, "Central Coordinator Based Algorithm" and its pseudo code with the "modified algo" line; the coordinator is "one of the processes competing for access", and a crashed one is replaced by "an election algorithm", here election.bully as a second layer (its keys read election_*).
-Rules: a process sends REQUEST to the coordinator and waits for GRANTED; after its critical section it sends RELEASE: three messages per entry. The coordinator answers a REQUEST with GRANTED when nobody is in the critical section, otherwise queues it and replies DENIED; on RELEASE it sends GRANTED to the first queued request, so requests are served first come, first served. Its own requests join the same queue but cost no message.
+		Summary: "central coordinator: REQUEST, GRANTED (or DENIED and a FIFO queue), RELEASE: 3 messages per entry, 4 when a DENIED is sent; a crashed coordinator is replaced by a bully election",
+		Description: `Text: the lecture notes "Synchronization, Coordination and Agreement", "Central Coordinator Based Algorithm": its prose and its pseudo code with the "modified algo" line (config denied picks which); the coordinator is "one of the processes competing for access", and a crashed one is replaced by "an election algorithm", here election.bully as a second layer (its keys read election_*).
+Rules: a process sends REQUEST to the coordinator and waits for GRANTED; after its critical section it sends RELEASE. The coordinator answers a REQUEST with GRANTED when nobody is in the critical section, otherwise queues it; on RELEASE it sends GRANTED to the first queued request, so requests are served first come, first served. Its own requests join the same queue but cost no message. With denied=true (the default: the notes' pseudo code, "queue the REQ; reply DENIED") a queued request is answered DENIED, so that the client can tell a busy coordinator from a dead one; an entry then costs 3 messages uncontended (REQUEST, GRANTED, RELEASE) but 4 when its request had to wait (REQUEST, DENIED, GRANTED, RELEASE). With denied=false (the notes' prose, "only three messages per use of a CS (request, OK, release)", GRANTED being the OK) a queued request gets no answer until its turn, and every entry costs 3 messages, contended or not.
 Where the text is silent: the coordinator at boot is config coordinator (default the highest id; when every id is negative, which the election layer cannot be told, the processes elect one at boot). A process whose detector suspects the coordinator calls an election; every process reports to the announced coordinator (REQUEST again, HELD from the critical section, IDLE otherwise), and a new coordinator grants nothing until every process it does not suspect has reported (state recovering), so a holder is never overlooked. A suspected client leaves the queue, and a critical section it held is freed; the coordinator grants nothing to a suspected process and checks one it has queued, or takes for the holder, every election_T ticks with QUERY. Messages carry request and grant numbers (seq) so that stale ones are ignored; a message from the process itself (only a hand-made one can be) is ignored.
 Failures: tolerates crashes and recoveries of the coordinator and of clients. Needs reliable FIFO links (a report must not overtake an earlier REQUEST or RELEASE), a perfect failure detector, the bully's synchrony (election_T at least a round trip) and at most one request per tick per process (request numbers follow the local clock).`,
 		Topology: "complete",
 		Config: append([]algo.Param{
 			{Name: "coordinator", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the coordinator at boot, known to every process (-1: the highest id)"},
+			{Name: "denied", Type: algo.Bool, Default: true, Doc: `answer a request that has to wait with DENIED, as the notes' pseudo code does: 4 messages for a contended entry (false: the notes' prose, "request, OK, release", no DENIED: 3 messages for every entry)`},
 		}, lower...),
 		Commands: append(slices.Clone(mutex.Commands), bully.Commands...),
 		State: append(append(slices.Clone(mutex.StateKeys),
@@ -138,10 +140,10 @@ func newFactory(v algo.Values) (sim.Factory, error) {
 	if err != nil {
 		return nil, err
 	}
-	probe := v.Time(layerName + "_T")
+	probe, denied := v.Time(layerName+"_T"), v.Bool("denied")
 	return compose.Factory(
 		compose.Part{
-			New:      func(sim.NodeID) sim.Node { return &node{probe: probe} },
+			New:      func(sim.NodeID) sim.Node { return &node{probe: probe, denied: denied} },
 			Messages: []sim.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}, Query{}},
 			Commands: []string{"request", "release"},
 		},
@@ -214,6 +216,7 @@ var nobody = ticket{id: election.None}
 type node struct {
 	mutex.CS
 	probe   sim.Duration // the election layer's T: how often to probe a suspected coordinator, or check on suspected clients
+	denied  bool         // the pseudo code's DENIED to a queued request (false: the prose's request, OK, release)
 	started bool
 	coord   sim.NodeID // the coordinator this process follows
 	known   bool
@@ -523,7 +526,8 @@ func (p *node) forget(ctx sim.Context, id sim.NodeID, seq int) {
 }
 
 // request is the pseudo code's REQUEST: GRANTED when nobody is in the
-// critical section, else queue it and reply DENIED. A request the
+// critical section, else queue it and reply DENIED (with denied=false, the
+// prose's variant, queue it silently). A request the
 // coordinator already has (re-sent on an announcement) changes nothing.
 // A suspected requester is not granted: its request is queued.
 func (p *node) request(ctx sim.Context, t ticket) {
@@ -537,7 +541,7 @@ func (p *node) request(ctx sim.Context, t ticket) {
 	}
 	p.queue = append(p.queue, t)
 	p.setQueue(ctx)
-	if t.id != ctx.Self() {
+	if t.id != ctx.Self() && p.denied {
 		ctx.Send(t.id, Denied{Seq: t.seq})
 	}
 	p.watch(ctx)

@@ -86,6 +86,56 @@ func TestUncontendedRequestCostsThreeMessages(t *testing.T) {
 	}
 }
 
+// The notes' prose counts "only three messages per use of a CS (request,
+// OK, release)"; their pseudo code also answers a request that has to wait
+// with DENIED. 1 holds the critical section while 2 asks: with the pseudo
+// code (denied=true, the default) 2's entry costs REQUEST, DENIED, GRANTED,
+// RELEASE, four messages; with the prose (denied=false) three, and no
+// DENIED is ever sent.
+func TestContendedEntryCostsFourWithDenied(t *testing.T) {
+	for _, c := range []struct {
+		cfg  map[string]any
+		want []string
+	}{
+		{cfg: nil, want: []string{"REQUEST 1->4", "GRANTED 4->1", "REQUEST 2->4", "DENIED 4->2", "RELEASE 1->4", "GRANTED 4->2", "RELEASE 2->4"}},
+		{cfg: map[string]any{"denied": true}, want: []string{"REQUEST 1->4", "GRANTED 4->1", "REQUEST 2->4", "DENIED 4->2", "RELEASE 1->4", "GRANTED 4->2", "RELEASE 2->4"}},
+		{cfg: map[string]any{"denied": false}, want: []string{"REQUEST 1->4", "GRANTED 4->1", "REQUEST 2->4", "RELEASE 1->4", "GRANTED 4->2", "RELEASE 2->4"}},
+	} {
+		w := world(t, 4, c.cfg, 0)
+		w.Request(1, 1, 5)
+		w.Request(3, 2, 2)
+		w.Run(0)
+		if got := sends(w); !slices.Equal(got, c.want) {
+			t.Errorf("config %v: sends %v\nwant %v", c.cfg, got, c.want)
+		}
+		if got := entries(t, w); !slices.Equal(got, []sim.NodeID{1, 2}) {
+			t.Errorf("config %v: entries %v, want [1 2]", c.cfg, got)
+		}
+	}
+}
+
+// Without DENIED the prose's variant still serves first come, first served:
+// a queued request waits silently for its GRANTED.
+func TestProseVariantQueuesSilently(t *testing.T) {
+	w := world(t, 5, map[string]any{"denied": false}, 0)
+	w.Request(1, 1, 0) // held until released
+	w.Request(5, 4, 2)
+	w.Request(6, 2, 2)
+	w.Request(9, 3, 2)
+	w.Run(20)
+	if got, want := w.Get(5, "queue"), []sim.NodeID{4, 2, 3}; !slices.Equal(got.([]sim.NodeID), want) {
+		t.Errorf("queue at the coordinator %v, want %v", got, want)
+	}
+	w.Command(30, 1, "release")
+	w.Run(0)
+	if got, want := entries(t, w), []sim.NodeID{1, 4, 2, 3}; !slices.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
+	}
+	if d, all := w.Count("DENIED"), len(sends(w)); d != 0 || all != 3*4 {
+		t.Errorf("%d DENIED and %d messages, want 0 and 3 per entry (12)", d, all)
+	}
+}
+
 // The coordinator competes too; it grants itself without a message.
 func TestCoordinatorGrantsItselfWithoutMessages(t *testing.T) {
 	w := world(t, 4, nil, 0)

@@ -1,12 +1,20 @@
 // Package central is the central coordinator mutual exclusion algorithm
-// (seed 002, "Central Coordinator Based Algorithm"), composed with the bully
-// election (core/algo/election/bully) that replaces a crashed coordinator.
-// The registered Description states the rules; this comment keeps the
-// handling of crashes, recoveries and stale messages in full.
+// (the lecture notes "Synchronization, Coordination and Agreement", "Central
+// Coordinator Based Algorithm"), composed with the bully election
+// (core/algo/election/bully) that replaces a crashed coordinator. The
+// registered Description states the rules; this comment keeps the handling
+// of crashes, recoveries and stale messages in full.
+//
+// # Two variants
+//
+// The notes' prose counts "only three messages per use of a CS (request,
+// OK, release)"; their pseudo code answers a request that has to wait with
+// DENIED as well, so a contended entry costs four. Config denied=true (the
+// default) follows the pseudo code, denied=false the prose.
 //
 // # Coordinator crash
 //
-// Seed 002: "if the coordinator crashes, a new coordinator must be created
+// The notes: "if the coordinator crashes, a new coordinator must be created
 // ... an election algorithm has to be run". The process is two layers, this
 // algorithm over election.bully (its keys are offered as election_T,
 // election_T2, ...; its timers read election/T). A process whose failure
