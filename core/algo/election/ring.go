@@ -13,23 +13,34 @@ import (
 //
 //   - messages go to Successor, which skips processes the declared failure
 //     detector suspects (the trace shows its suspect and trust events);
-//   - with watch on, a process whose coordinator becomes suspected starts an
-//     election (the texts' "detects a coordinator failure");
+//   - with watch on, the process that notices the coordinator's failure
+//     starts an election (the texts' "detects a coordinator failure"): the
+//     coordinator's first live successor, the process that would hear from
+//     it, as in the lecture notes' examples where 3 notices that 6 does not
+//     respond on the ring 3,5,0,1,4,6 and P2 detects that P4 is not
+//     responding when P1 is down too; with watch_all every process that
+//     suspects the coordinator starts one (concurrent elections); another
+//     process that still follows the suspected coordinator 3·n·hop ticks
+//     after suspecting it (the successor was busy with an election that
+//     ended without it hearing) starts one then (timer "watch");
 //   - a process in an election that sees no outcome within 3·n·hop ticks
 //     starts it again (timer "restart"): a message sent to a process that
 //     crashed less than the detector delay ago is lost;
 //   - a recovered process waits until the detector trusts it again (timer
 //     "rejoin", every hop ticks), since until then its neighbours skip it,
-//     and then starts an election, so that the highest live id wins;
+//     and then starts an election, so that the highest live id wins (an
+//     algorithm may give it another rule: see Rejoiner);
 //   - an announced coordinator that is lower than the receiver or suspected
-//     is not accepted: the receiver starts an election instead (the bully
-//     rule of seed 002 applied to rings), because the election that chose it
-//     missed a live process.
+//     is not accepted: the receiver starts an election instead (the lecture
+//     notes' bully rule, "a process with a higher ID number will bully a
+//     lower ID process out of the coordinator position", applied to rings),
+//     because the election that chose it missed a live process.
 
 // Ring timer tags.
 const (
 	RestartTimer = "restart"
 	RejoinTimer  = "rejoin"
+	WatchTimer   = "watch"
 )
 
 // RingParams are the configuration keys the ring algorithms share.
@@ -40,7 +51,9 @@ func RingParams() []algo.Param {
 		algo.Param{Name: "restart", Type: algo.Bool, Default: true,
 			Doc: "restart an election that has no outcome after 3·n·hop ticks (false: the texts' fault-free rules, with no timers)"},
 		algo.Param{Name: "watch", Type: algo.Bool, Default: true,
-			Doc: "start an election when the failure detector suspects the coordinator (false: only the elect command, recovery and the restart timer start one)"},
+			Doc: "the process that notices the coordinator's failure starts an election: its first live successor, once the failure detector suspects the coordinator (false: only the elect command, recovery and the restart timer start one)"},
+		algo.Param{Name: "watch_all", Type: algo.Bool, Default: false,
+			Doc: "with watch, every process that suspects the coordinator starts an election, not only its first live successor (concurrent elections)"},
 	)
 }
 
@@ -51,6 +64,9 @@ type RingConfig struct {
 	Hop     sim.Duration
 	Restart bool
 	Watch   bool
+	// WatchAll makes every process that suspects the coordinator start an
+	// election, not only the coordinator's first live successor.
+	WatchAll bool
 	// leader is the "leader" state value set last, boxed: after an election
 	// every process sets the same one, and boxing the id for each process
 	// would cost an allocation apiece (a million in the benchmark).
@@ -112,7 +128,7 @@ func (c *RingConfig) leaderValue(id sim.NodeID) any {
 
 // RingConfigFrom reads the shared ring keys from resolved values.
 func RingConfigFrom(v algo.Values) RingConfig {
-	return RingConfig{Boot: BootFrom(v), Hop: v.Time("hop"), Restart: v.Bool("restart"), Watch: v.Bool("watch")}
+	return RingConfig{Boot: BootFrom(v), Hop: v.Time("hop"), Restart: v.Bool("restart"), Watch: v.Bool("watch"), WatchAll: v.Bool("watch_all")}
 }
 
 // RingFactory validates the shared ring keys of v and returns a factory of
@@ -143,6 +159,13 @@ type Elector interface {
 	Elect(ctx sim.Context)
 }
 
+// Rejoiner is an Elector with its own rule for a recovered process that the
+// detector trusts again and that knows no coordinator yet; without it, the
+// process starts an election.
+type Rejoiner interface {
+	Rejoin(ctx sim.Context)
+}
+
 // Ring is the state and behaviour every ring process shares: its role, the
 // coordinator it knows, and the timers above. Algorithms embed it and call
 // its methods from their own handlers.
@@ -155,6 +178,8 @@ type Ring struct {
 	role   role
 	known  bool
 	armed  bool // the restart timer is pending
+	// watching: the watch timer is pending (see Suspect)
+	watching bool
 }
 
 // role numbers the roles; 0 is "not yet set".
@@ -197,6 +222,10 @@ func (r *Ring) rejoin(ctx sim.Context, e Elector) {
 		return
 	}
 	if !r.Electing() && !r.known {
+		if j, ok := e.(Rejoiner); ok {
+			j.Rejoin(ctx)
+			return
+		}
 		ctx.Log("recovered and trusted again: starting an election")
 		e.Elect(ctx)
 	}
@@ -211,16 +240,63 @@ func (r *Ring) Timer(ctx sim.Context, tag string, e Elector) {
 		r.armed = false
 		ctx.Log("no outcome within the restart timeout: starting the election again")
 		e.Elect(ctx)
+	case WatchTimer:
+		r.watching = false
+		if lead := sim.NodeID(r.leader); r.known && !r.Electing() && lead != ctx.Self() && ctx.Suspected(lead) {
+			ctx.Log("coordinator %d is still suspected and no election has reached this process: starting one", lead)
+			e.Elect(ctx)
+		}
 	}
 }
 
-// Suspect starts an election when the detector suspects the coordinator.
+// Suspect is watch: the process that notices the coordinator's failure
+// starts an election. That is the coordinator's first live successor,
+// which the detector may only make this process once it suspects the
+// processes between them too, so every suspicion asks again; with
+// watch_all, every process that suspects the coordinator. Another process
+// that suspects its coordinator arms the watch timer (with restart): if
+// no election has reached it 3·n·hop ticks later and it still follows the
+// suspected coordinator, it starts one, as the successor may have been in
+// an election that ended without it.
 func (r *Ring) Suspect(ctx sim.Context, id sim.NodeID, e Elector) {
-	if r.Cfg.Watch && r.known && id == sim.NodeID(r.leader) && !r.Electing() {
-		ctx.Log("coordinator %d is suspected: starting an election", id)
-		e.Elect(ctx)
+	if !r.Cfg.Watch || !r.known || r.Electing() {
+		return
 	}
+	lead := sim.NodeID(r.leader)
+	if r.Cfg.WatchAll {
+		if id != lead {
+			return
+		}
+	} else if lead == ctx.Self() || !ctx.Suspected(lead) {
+		return
+	} else if !watches(ctx, lead) {
+		if r.Cfg.Restart && !r.watching {
+			r.watching = true
+			ctx.SetTimer(sim.Duration(3*ctx.N())*r.Cfg.Hop, WatchTimer)
+		}
+		return
+	}
+	ctx.Log("coordinator %d is suspected: starting an election", lead)
+	e.Elect(ctx)
 }
+
+// watches reports whether this process is the first one after lead in ring
+// order that the detector does not suspect: the one lead's messages would
+// reach, which notices that it does not respond.
+func watches(ctx sim.Context, lead sim.NodeID) bool {
+	for d := 1; d < ctx.N(); d++ {
+		switch id := ctx.Neighbor(-d); {
+		case id == lead:
+			return true
+		case !ctx.Suspected(id):
+			return false
+		}
+	}
+	return false
+}
+
+// Leading reports whether this process is the coordinator.
+func (r *Ring) Leading() bool { return r.role == leaderRole }
 
 // Electing reports whether this process takes part in an election.
 func (r *Ring) Electing() bool { return r.role == candidateRole }
@@ -245,6 +321,7 @@ func (r *Ring) Candidate(ctx sim.Context) {
 
 func (r *Ring) candidate(ctx sim.Context) {
 	r.setRole(ctx, candidateRole)
+	r.unwatch(ctx)
 	if r.Cfg.Restart && !r.armed {
 		r.armed = true
 		ctx.SetTimer(sim.Duration(3*ctx.N())*r.Cfg.Hop, RestartTimer)
@@ -263,6 +340,15 @@ func (r *Ring) Follow(ctx sim.Context, id sim.NodeID) {
 	if r.armed {
 		r.armed = false
 		ctx.CancelTimer(RestartTimer)
+	}
+	r.unwatch(ctx)
+}
+
+// unwatch cancels the watch timer: an election has reached this process.
+func (r *Ring) unwatch(ctx sim.Context) {
+	if r.watching {
+		r.watching = false
+		ctx.CancelTimer(WatchTimer)
 	}
 }
 

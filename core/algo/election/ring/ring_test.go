@@ -43,7 +43,7 @@ func TestSixProcessWalkthrough(t *testing.T) {
 	w.Elected(5)
 }
 
-// TestConcurrentElections is seed 003's example: on the ring 0..7 with 7
+// TestConcurrentElections is the handwritten notes' example: on the ring 0..7 with 7
 // crashed, 2 and 5 start elections at once; the lists come back as
 // [2,3,4,5,6,0,1] and [5,6,0,1,2,3,4] and both initiators announce 6.
 func TestConcurrentElections(t *testing.T) {
@@ -106,7 +106,7 @@ func TestRules(t *testing.T) {
 
 // TestLowerCoordinatorIsRefused: an election that missed a live higher
 // process announced a lower one; the receiver refuses it and elects (the
-// bully rule of seed 002).
+// lecture notes' bully rule).
 func TestLowerCoordinatorIsRefused(t *testing.T) {
 	w := world(t, []sim.NodeID{1, 2, 9}, nil)
 	w.Inject(0, 1, 2, Coordinator{ID: 1, Origin: 1})
@@ -172,16 +172,51 @@ func TestInitiatorCrashes(t *testing.T) {
 	w.Elected(4)
 }
 
-// TestCoordinatorCrashWatched: with watch on, every process that suspects
-// its coordinator starts an election; the concurrent elections agree.
-func TestCoordinatorCrashWatched(t *testing.T) {
-	w := world(t, []sim.NodeID{3, 5, 0, 1, 4, 6}, map[string]any{"leader": 6})
-	w.Crash(0, 6)
-	w.Run(0)
-	if n := len(algotest.Senders(w.Sends("COORDINATOR"))); n != 5 {
-		t.Errorf("%d processes circulated a COORDINATOR, want all 5 initiators", n)
+// TestWatch checks who notices the coordinator's failure on the
+// walkthrough's ring 3,5,0,1,4,6 when 6 crashes and no elect command is
+// given: by default its first live successor alone (3, or 5 when 3 is down
+// too), which gives the walkthrough's 5 ELECTION and 5 COORDINATOR
+// messages; with watch_all every process that suspects it (five concurrent
+// elections, 50 messages); with watch off nobody.
+func TestWatch(t *testing.T) {
+	for _, c := range []struct {
+		rule       string
+		cfg        map[string]any
+		crash      []sim.NodeID
+		initiators []sim.NodeID
+		messages   int
+		leader     sim.NodeID
+	}{
+		{"watch: the coordinator's first live successor notices", nil, []sim.NodeID{6}, []sim.NodeID{3}, 10, 5},
+		{"watch: the successor is down too, the next live one notices", nil, []sim.NodeID{6, 3}, []sim.NodeID{5}, 8, 5},
+		{"watch_all: every process that suspects the coordinator starts", map[string]any{"watch_all": true}, []sim.NodeID{6}, []sim.NodeID{3, 5, 0, 1, 4}, 50, 5},
+		{"watch off: nobody starts", map[string]any{"watch": false}, []sim.NodeID{6}, nil, 0, -1},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			cfg := map[string]any{"leader": 6}
+			for k, v := range c.cfg {
+				cfg[k] = v
+			}
+			w := world(t, []sim.NodeID{3, 5, 0, 1, 4, 6}, cfg)
+			w.Crash(0, c.crash...)
+			w.Run(0)
+			var initiators []sim.NodeID
+			for _, m := range w.Sends("ELECTION") {
+				if len(m.Msg.(Election).List) == 1 {
+					initiators = append(initiators, m.From)
+				}
+			}
+			if !slices.Equal(initiators, c.initiators) {
+				t.Errorf("ELECTION[own id] sent by %v, want the initiators %v", initiators, c.initiators)
+			}
+			if got := w.Count("ELECTION") + w.Count("COORDINATOR"); got != c.messages {
+				t.Errorf("%d messages, want %d", got, c.messages)
+			}
+			if c.leader >= 0 {
+				w.Elected(c.leader)
+			}
+		})
 	}
-	w.Elected(5)
 }
 
 // TestRecoveredHighestTakesOver: 6 recovers, waits until the detector
