@@ -1,5 +1,9 @@
-// Package activelist is the ring election with active lists of seed 000
-// (Silberschatz) and seed 002: elect(i) messages and the three cases a, b, c.
+// Package activelist is the ring election with active lists of
+// Silberschatz, Galvin and Gagne (Operating System Concepts, "Distributed
+// Coordination", "The Ring Algorithm") and of the lecture notes
+// "Synchronization, Coordination and Agreement" ("Ring Algorithm" and its
+// Example1): elect(i) messages and the three cases a, b, c, the notes'
+// Elected messages, and the textbook's inquiry for a recovering process.
 package activelist
 
 import (
@@ -18,23 +22,74 @@ type Elect struct {
 
 func (Elect) Kind() string { return "ELECT" }
 
+// Elected is the lecture notes' "Elected(P3)": the coordinator a process
+// chose in case c, sent to its right neighbour.
+type Elected struct {
+	ID    sim.NodeID `json:"id"`
+	Round int        `json:"round"`
+}
+
+func (Elected) Kind() string { return "ELECTED" }
+
+// Inquiry is the textbook's inquiry message of a recovering process,
+// forwarded round the ring to the coordinator.
+type Inquiry struct {
+	Origin sim.NodeID `json:"origin"`
+}
+
+func (Inquiry) Kind() string { return "INQUIRY" }
+
+// Reply is the coordinator's reply "containing its number", forwarded
+// round the ring to the process that inquired; it also carries the round
+// of the election that chose it.
+type Reply struct {
+	ID    sim.NodeID `json:"id"`
+	To    sim.NodeID `json:"to"`
+	Round int        `json:"round"`
+}
+
+func (Reply) Kind() string { return "REPLY" }
+
+// InquiryTimer is the timer of a recovered process waiting for a Reply.
+const InquiryTimer = "inquiry"
+
+// Config is the algorithm's configuration.
+type Config struct {
+	election.RingConfig
+	// Elected makes case c send Elected(coordinator) to the right
+	// neighbour, as the lecture notes' example does.
+	Elected bool
+	// Inquiry makes a recovered process inquire of the coordinator
+	// instead of starting an election.
+	Inquiry bool
+}
+
 func init() {
 	algo.Register(algo.Spec{
 		Name:    "election.activelist",
 		Summary: "ring election with active lists: every process sends elect(i) round the ring and collects the ids it sees",
-		Description: `Seed 000 (Silberschatz, "The Ring Algorithm") and seed 002 (the same rules and the example with P1..P4, P1 and P4 crashed, P2 detecting, P3 elected), on a unidirectional ring.
-Rules: a process Pi that detects a coordinator failure creates a new active list, sends elect(i) to its right neighbour and adds i to the list. When Pi receives elect(j) from the left: (a) if it is the first elect message it has seen or sent in this election, Pi creates a new active list with j and i, then sends elect(i) followed by elect(j); (b) if j != i, Pi adds j to its active list and forwards the message; (c) if j = i, its own message is back and the active list holds every active process: Pi takes the largest number as the coordinator. Every process that took part ends with its own complete list, so there is no separate announcement (seed 002's example mentions an Elected message, which the rules never define; it is not sent).
-Where the texts are silent: (1) "the first elect message of this election" needs to know which election a message belongs to, so elect(i) carries a round number: a newer round is case a (the newer election replaces the one under way); an older round is dropped during an election, and after one it means that its sender has fallen behind (it recovered), so a new round starts; an elect of the round that has just ended here, or a second elect(j) from the same j within a round (j crashed and lost its state), means that some active list missed a process, so a new round starts too. Like the text's "sends elect(i), followed by elect(j)", these rules assume FIFO links that do not duplicate messages. (2) the right neighbour is the first process the declared failure detector does not suspect, an elect(j) whose owner j would be skipped is dropped (it could only circle), and the coordinator chosen in case c is the largest id in the list the detector does not suspect and that is a process (a hand-made elect(j) may name another); (3) a process that finds its right neighbour is back (the detector trusts it again) while forwarding in a round it started sending to a farther process starts a new round, because the process that came back missed the earlier messages; (4) a process in an election with no outcome after 3·n·hop ticks starts a new round (timer "restart"); with watch, suspecting the coordinator starts an election; (5) the text leaves open how a recovering process learns the coordinator and suggests an inquiry forwarded to it; here a recovered process instead starts an election once the detector trusts it again, because it may be the highest and must then become coordinator.`,
+		Description: `Silberschatz, Galvin and Gagne, Operating System Concepts, "Distributed Coordination", "The Ring Algorithm" (cases a, b, c, and the inquiry of a recovering process), and the lecture notes "Synchronization, Coordination and Agreement", "Ring Algorithm" and "Ring Algorithm: Example1" (P1..P4, P1 and P4 crashed, P2 detecting, P3 elected, two Elected(P3) messages), on a unidirectional ring.
+Rules: a process Pi that detects a coordinator failure creates a new active list, sends elect(i) to its right neighbour and adds i to the list. When Pi receives elect(j) from the left: (a) if it is the first elect message it has seen or sent in this election, Pi creates a new active list with j and i, then sends elect(i) followed by elect(j); (b) if j != i, Pi adds j to its active list and forwards the message; (c) if j = i, its own message is back and the active list holds every active process: Pi takes the largest number as the coordinator. Elected (config elected, on by default so that the notes' example is reproduced): in case c Pi also sends Elected(coordinator) to its right neighbour, as P2 and P3 each send "Elected(P3)" in the example; it is not forwarded, and its receiver, which reaches the same conclusion from its own list, takes no action on it (the notes never say what it does). With elected false no announcement is sent, as in the textbook's rules. Recovery (config inquiry, on by default): the textbook's solution, "a recovering process sends an inquiry message; this message is forwarded around the ring to the current coordinator, which in turn sends a reply containing its number"; INQUIRY travels the ring to the process in role leader, and REPLY travels on round the ring to the inquirer (links are unidirectional). With inquiry false a recovered process starts an election instead, as the other ring algorithms do.
+Where the texts are silent: (1) "the first elect message of this election" needs to know which election a message belongs to, so elect(i) carries a round number: a newer round is case a (the newer election replaces the one under way); an older round is dropped during an election, and after one it means that its sender has fallen behind (it recovered), so a new round starts; an elect of the round that has just ended here, or a second elect(j) from the same j within a round (j crashed and lost its state), means that some active list missed a process, so a new round starts too. Like the text's "sends elect(i), followed by elect(j)", these rules assume FIFO links that do not duplicate messages. (2) the right neighbour is the first process the declared failure detector does not suspect, an elect(j) whose owner j would be skipped is dropped (it could only circle), and the coordinator chosen in case c is the largest id in the list the detector does not suspect and that is a process (a hand-made elect(j) may name another); (3) a process that finds its right neighbour is back (the detector trusts it again) while forwarding in a round it started sending to a farther process starts a new round, because the process that came back missed the earlier messages; (4) a process in an election with no outcome after 3·n·hop ticks starts a new round (timer "restart"); (5) who detects the coordinator failure: with watch (the default) its first live successor, once the detector suspects it (in the example P2, P1 being down too), and only that process; watch_all makes every process that suspects it detect it, and watch false leaves it to the elect command; a process that still follows the suspected coordinator 3·n·hop ticks after suspecting it, no elect having reached it, detects it then (timer "watch", with restart); (6) a participant (a process that has sent or forwarded an elect of the election under way, role candidate) that detects the failure itself, by the elect command, does nothing: case a is for the first elect message it has seen or sent, and its own later detection adds nothing (as Chang-Roberts' rule 2 is for processes not yet in an election); (7) the inquiry: a recovered process inquires once the detector trusts it again (until then its neighbours skip it and a reply could not reach it); the reply's round becomes its own; a coordinator lower than the inquirer, or suspected, is not accepted and the inquirer starts an election, because it may be the highest and must then become coordinator; an inquiry back at the inquirer found no coordinator (an election is under way or the coordinator has crashed) and the inquirer starts an election; so does an inquirer with no reply within 3·n·hop ticks (timer "inquiry", with restart); an INQUIRY or REPLY whose inquirer is no process or would be skipped is dropped (it could only circle).`,
 		Topology: "ring",
-		Config:   election.RingParams(),
+		Config: append(election.RingParams(),
+			algo.Param{Name: "elected", Type: algo.Bool, Default: true,
+				Doc: "in case c a process also sends Elected(coordinator) to its right neighbour, as in the lecture notes' example (false: no announcement, as in the textbook's rules)"},
+			algo.Param{Name: "inquiry", Type: algo.Bool, Default: true,
+				Doc: "a recovered process sends an inquiry round the ring to the coordinator, which replies with its number (false: it starts an election)"},
+		),
 		Commands: []algo.CommandSpec{election.ElectCommand},
 		State: append(append([]algo.StateKey(nil), election.StateKeys...),
 			algo.StateKey{Key: "active", Doc: "the active list: the ids this process has seen in the current election"},
 			algo.StateKey{Key: "round", Doc: "the number of the election this process last took part in"}),
-		Messages:   []sim.Message{Elect{}},
+		Messages:   []sim.Message{Elect{}, Elected{}, Inquiry{}, Reply{}},
 		Properties: election.Properties,
 		New: func(v algo.Values) (sim.Factory, error) {
-			return election.RingFactory(v, func(c *election.RingConfig) sim.Node { return &node{Ring: election.Ring{Cfg: c}} })
+			c := Config{RingConfig: election.RingConfigFrom(v), Elected: v.Bool("elected"), Inquiry: v.Bool("inquiry")}
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
+			return func(sim.NodeID) sim.Node { return &node{Ring: election.Ring{Cfg: &c.RingConfig}, cfg: &c} }, nil
 		},
 		// An election leaves every process with its own complete active list (kept
 		// and published: n² in the world); the restart timers of small worlds fall
@@ -45,12 +100,15 @@ Where the texts are silent: (1) "the first elect message of this election" needs
 
 type node struct {
 	election.Ring
+	cfg    *Config
 	round  int
 	active []sim.NodeID
 	// to is where this process last sent a message of round sentIn: if
 	// a process before it comes back within the round, it missed messages.
 	to     sim.NodeID
 	sentIn int
+	// inquiring: this recovered process waits for the Reply to its Inquiry.
+	inquiring bool
 }
 
 func (p *node) Start(ctx sim.Context) { p.Ring.Start(ctx, p, false) }
@@ -63,6 +121,7 @@ func (p *node) Elect(ctx sim.Context) { p.join(ctx, p.round+1, ctx.Self()) }
 // elect(j).
 func (p *node) join(ctx sim.Context, r int, j sim.NodeID) {
 	self := ctx.Self()
+	p.endInquiry(ctx)
 	p.round = r
 	ctx.Set("round", r)
 	p.active = p.active[:0]
@@ -107,10 +166,21 @@ func closer(ctx sim.Context, a, b sim.NodeID) bool {
 }
 
 func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
-	msg, ok := m.(Elect)
-	if !ok {
-		return
+	switch msg := m.(type) {
+	case Elect:
+		p.elect(ctx, msg)
+	case Inquiry:
+		p.inquiry(ctx, msg)
+	case Reply:
+		p.reply(ctx, msg)
+	case Elected:
+		// The receiver reaches the same conclusion from its own list in
+		// case c: the announcement asks nothing of it.
 	}
+}
+
+// elect is the rule for elect(j): cases a, b and c.
+func (p *node) elect(ctx sim.Context, msg Elect) {
 	self := ctx.Self()
 	switch {
 	case msg.Round > p.round: // a: the first elect message of this election
@@ -152,15 +222,115 @@ func (p *node) complete(ctx sim.Context) {
 	}
 	ctx.Log("own elect is back: the active list %v is complete, %d is the coordinator", p.active, best)
 	p.Follow(ctx, best)
+	if next := election.Successor(ctx); p.cfg.Elected && next != ctx.Self() {
+		ctx.Send(next, Elected{ID: best, Round: p.round})
+	}
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) { p.Ring.Timer(ctx, tag, p) }
+// Rejoin is the rule of a recovered process the detector trusts again: it
+// sends an inquiry round the ring to the coordinator, or with inquiry off
+// starts an election.
+func (p *node) Rejoin(ctx sim.Context) {
+	if !p.cfg.Inquiry {
+		ctx.Log("recovered and trusted again: starting an election")
+		p.Elect(ctx)
+		return
+	}
+	ctx.Log("recovered and trusted again: sending an inquiry round the ring to the coordinator")
+	p.inquiring = true
+	if p.Cfg.Restart {
+		ctx.SetTimer(sim.Duration(3*ctx.N())*p.Cfg.Hop, InquiryTimer)
+	}
+	ctx.Send(election.Successor(ctx), Inquiry{Origin: ctx.Self()})
+}
+
+// endInquiry stops waiting for a Reply: this process has joined an election
+// or has its answer.
+func (p *node) endInquiry(ctx sim.Context) {
+	if p.inquiring {
+		p.inquiring = false
+		if p.Cfg.Restart {
+			ctx.CancelTimer(InquiryTimer)
+		}
+	}
+}
+
+// inquiry forwards an Inquiry to the coordinator, which replies with its
+// number; back at the inquirer, it found none.
+func (p *node) inquiry(ctx sim.Context, msg Inquiry) {
+	self := ctx.Self()
+	switch {
+	case msg.Origin == self:
+		if p.inquiring {
+			ctx.Log("own inquiry is back: no coordinator answered, starting an election")
+			p.Elect(ctx)
+		}
+	case !p.Cfg.IsProcess(ctx, msg.Origin):
+		ctx.Log("inquiry of %d dropped: %d is no process", msg.Origin, msg.Origin)
+	case p.Leading():
+		p.toward(ctx, msg.Origin, Reply{ID: self, To: msg.Origin, Round: p.round})
+	default:
+		p.toward(ctx, msg.Origin, msg)
+	}
+}
+
+// reply forwards a Reply to the inquirer, which follows the coordinator it
+// names unless that one is lower than itself or suspected.
+func (p *node) reply(ctx sim.Context, msg Reply) {
+	switch {
+	case msg.To != ctx.Self():
+		if p.Cfg.IsProcess(ctx, msg.To) {
+			p.toward(ctx, msg.To, msg)
+		} else {
+			ctx.Log("reply to %d dropped: %d is no process", msg.To, msg.To)
+		}
+	case !p.inquiring:
+		ctx.Log("reply from %d dropped: no inquiry is under way", msg.ID)
+	case !p.Cfg.IsProcess(ctx, msg.ID):
+		ctx.Log("reply from %d dropped: %d is no process", msg.ID, msg.ID)
+	default:
+		p.endInquiry(ctx)
+		if msg.Round > p.round {
+			p.round = msg.Round
+			ctx.Set("round", p.round)
+		}
+		if p.Accepts(ctx, msg.ID, p) {
+			ctx.Log("the coordinator %d replied to the inquiry", msg.ID)
+			p.Follow(ctx, msg.ID)
+		}
+	}
+}
+
+// toward sends m on round the ring to owner, unless the walk would skip
+// owner: it could then only circle.
+func (p *node) toward(ctx sim.Context, owner sim.NodeID, m sim.Message) {
+	if next, ok := election.Toward(ctx, owner); ok {
+		ctx.Send(next, m)
+	} else {
+		ctx.Log("%s dropped: %d is suspected", m.Kind(), owner)
+	}
+}
+
+func (p *node) Timer(ctx sim.Context, tag string) {
+	if tag == InquiryTimer {
+		if p.inquiring {
+			ctx.Log("no reply to the inquiry within 3·n·hop ticks: starting an election")
+			p.Elect(ctx)
+		}
+		return
+	}
+	p.Ring.Timer(ctx, tag, p)
+}
 
 func (p *node) Suspect(ctx sim.Context, id sim.NodeID) { p.Ring.Suspect(ctx, id, p) }
 
 func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
 	if err := election.CheckCommand(name, args, "elect"); err != nil {
 		return err
+	}
+	if p.Electing() {
+		ctx.Log("already taking part in round %d: elect ignored", p.round)
+		return nil
 	}
 	p.Elect(ctx)
 	return nil

@@ -169,8 +169,9 @@ func TestCases(t *testing.T) {
 	}
 }
 
-// TestCoordinatorCrashWatched: every process that suspects the coordinator
-// starts an election; the concurrent initiators share one round.
+// TestCoordinatorCrashWatched: the coordinator's first live successor (3)
+// notices and starts an election; every live process's elect(i) passes
+// the five live processes.
 func TestCoordinatorCrashWatched(t *testing.T) {
 	w := world(t, []sim.NodeID{3, 5, 0, 1, 4, 6}, map[string]any{"leader": 6})
 	w.Crash(0, 6)
@@ -226,4 +227,122 @@ func TestLostElectRestarts(t *testing.T) {
 		t.Errorf("restart timer of 1 fired at %v, want [48]", got)
 	}
 	w.Elected(4)
+}
+
+// TestDetectionAtParticipant: on the ring 1..4, 1 detects the failure and
+// starts the election at t=0; 3 then detects it too (the elect command). A
+// participant's own later detection adds nothing (case a is for the first
+// elect message it has seen or sent): the election still takes n² = 16
+// ELECT messages (it took 31 when 3 started a round of its own). A process
+// not yet in an election, or one whose election is over, starts one.
+func TestDetectionAtParticipant(t *testing.T) {
+	for _, c := range []struct {
+		rule    string
+		at      sim.Time
+		elects  int
+		ignored bool
+	}{
+		{"a participant (it has forwarded an elect) that detects the failure does nothing", 3, 16, true},
+		{"a process that has seen no elect message starts the election: the rounds merge", 0, 16, false},
+		{"a process whose election is over starts a new one", 20, 32, false},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			w := world(t, algotest.IDs(4), map[string]any{"elected": false})
+			w.Command(0, 1, "elect")
+			w.Command(c.at, 3, "elect")
+			w.Run(0)
+			if got := w.Count("ELECT"); got != c.elects {
+				t.Errorf("%d ELECT messages, want %d", got, c.elects)
+			}
+			if got := w.Logged(3, "elect ignored"); got != c.ignored {
+				t.Errorf("3 logged that it ignored elect: %v, want %v", got, c.ignored)
+			}
+			w.Elected(4)
+		})
+	}
+}
+
+// TestElected is the end of the lecture notes' Example1: in case c P2 and
+// P3 each choose P3 and send an "Elected(P3)" message to their right
+// neighbour; the receiver, whose own list gives the same answer, does not
+// forward it. With elected off there is no announcement.
+func TestElected(t *testing.T) {
+	for _, c := range []struct {
+		rule string
+		cfg  map[string]any
+		want []string
+	}{
+		{"case c sends Elected(coordinator) to the right neighbour", nil, []string{"2->3 3", "3->2 3"}},
+		{"elected off: no announcement", map[string]any{"elected": false}, nil},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			cfg := map[string]any{"leader": 4, "watch": false}
+			for k, v := range c.cfg {
+				cfg[k] = v
+			}
+			w := world(t, algotest.IDs(4), cfg)
+			w.Crash(0, 1, 4)
+			w.Command(10, 2, "elect")
+			w.Run(0)
+			var got []string
+			for _, m := range w.Sends("ELECTED") {
+				got = append(got, fmt.Sprintf("%d->%d %d", m.From, m.To, m.Msg.(Elected).ID))
+			}
+			checkSends(t, got, c.want)
+			if n := w.Count("ELECT"); n != 4 {
+				t.Errorf("%d ELECT messages, want the example's 4", n)
+			}
+			w.Elected(3)
+		})
+	}
+}
+
+// TestRecovery: after the notes' example (P1 and P4 down, P3 elected) a
+// process recovers. By default it sends the textbook's inquiry round the
+// ring to the coordinator, which replies with its number: P1 learns of P3
+// with 2 INQUIRY and 1 REPLY and no election; P4, higher than the
+// coordinator that replies, starts an election of the next round (the
+// reply carries the round) and wins with 9 ELECT messages. With inquiry off
+// a recovered process starts an election: P1, knowing no round, sends an
+// elect of round 1, which P2 finds is a round that has ended, so P2 starts
+// round 2: 10 ELECT messages.
+func TestRecovery(t *testing.T) {
+	for _, c := range []struct {
+		rule    string
+		cfg     map[string]any
+		recover sim.NodeID
+		inquiry string // the INQUIRY and REPLY messages, "from->to"
+		elects  int    // ELECT messages after the recovery
+		elected sim.NodeID
+	}{
+		{"inquiry: the coordinator's reply tells P1 its number", nil, 1, "INQUIRY 1->2 2->3 REPLY 3->1", 0, 3},
+		{"inquiry: a reply lower than the inquirer starts an election", nil, 4, "INQUIRY 4->2 2->3 REPLY 3->4", 9, 4},
+		{"inquiry off: a recovered process starts an election", map[string]any{"inquiry": false}, 1, "INQUIRY  REPLY ", 10, 3},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			cfg := map[string]any{"leader": 4, "watch": false}
+			for k, v := range c.cfg {
+				cfg[k] = v
+			}
+			w := world(t, algotest.IDs(4), cfg)
+			w.Crash(0, 1, 4)
+			w.Command(10, 2, "elect")
+			w.Recover(100, c.recover)
+			w.Run(0)
+			got := "INQUIRY " + algotest.Pairs(w.Sends("INQUIRY")) + " REPLY " + algotest.Pairs(w.Sends("REPLY"))
+			if got != c.inquiry {
+				t.Errorf("%s, want %s", got, c.inquiry)
+			}
+			var after int
+			for _, m := range w.Sends("ELECT") {
+				if m.T >= 100 {
+					after++
+				}
+			}
+			if after != c.elects {
+				t.Errorf("%d ELECT messages after the recovery, want %d", after, c.elects)
+			}
+			w.Elected(c.elected)
+		})
+	}
 }
