@@ -1,5 +1,7 @@
-// Package changroberts is the Chang-Roberts ring election with participant
-// marking, as the lecture notes of seed 002 give it (rules 1-5).
+// Package changroberts is the Chang-Roberts ring election as the lecture
+// notes "Synchronization, Coordination and Agreement" give it ("The
+// Ring-Based Algorithm"): the base algorithm, and the optimization with
+// participant marking (its "Algorithm", rules 1-5), the default.
 package changroberts
 
 import (
@@ -28,6 +30,9 @@ type Config struct {
 	// All makes every process start an election at boot: the case the
 	// message-count analysis considers.
 	All bool
+	// Optimize is the notes' optimization, participant marking; false is
+	// the base algorithm.
+	Optimize bool
 }
 
 func (c Config) validate() error { return c.RingConfig.Validate() }
@@ -36,22 +41,25 @@ func init() {
 	algo.Register(algo.Spec{
 		Name:    "election.changroberts",
 		Summary: "Chang-Roberts: the largest UID travels a unidirectional ring, participants drop smaller ones, then an elected round",
-		Description: `Seed 002 ("The Ring-Based Algorithm", "An optimization" and "Algorithm" 1-5): the Chang-Roberts algorithm with participant marking and the elected round, on a unidirectional ring.
-Rules: (1) every process starts non-participant; (2) a process that notices a lack of leader sends ELECTION(own UID) to its neighbour; (3) sending or forwarding an ELECTION marks it participant; (4a) a larger UID is forwarded unconditionally; (4b) a smaller UID at a non-participant is replaced by its own; (4c) a smaller UID at a participant is discarded; (4d) its own UID makes it the leader; (5a) the leader marks itself non-participant and sends ELECTED(UID); (5b) a process receiving ELECTED marks itself non-participant, records the UID and forwards it; (5c) the ELECTED message back at the leader is discarded.
-With one process starting, an election takes d+n ELECTION messages, d being the distance from the initiator to the highest UID; with every process starting at once (config all) it takes 2n-1 when UIDs increase along the ring and n(n+1)/2 when they decrease, plus n ELECTED messages.
-Where the text is silent: the ring skips processes the declared failure detector suspects; an ELECTION or ELECTED is dropped by the process that would have to skip its owner because the detector suspects it (the message could only circle); an ELECTED naming a suspected process is not accepted and the receiver starts an election; a participant restarts the election after 3·n·hop ticks without an ELECTED (timer "restart"); with watch, suspecting the coordinator starts an election; a recovered process starts one once the detector trusts it again; an ELECTED naming a UID lower than the receiver is not forwarded and the receiver starts an election (the bully rule of seed 002), because the election that chose it missed a live process; an ELECTED lower than the coordinator the receiver already follows, which the detector does not suspect, is a late one from an older election and is dropped; an ELECTION or ELECTED naming a UID above every process (only a hand-made one can) is dropped, as it would circle for ever. The elect command at a participant does nothing: rule 2 is for processes that are not yet in an election.`,
+		Description: `The lecture notes "Synchronization, Coordination and Agreement", "The Ring-Based Algorithm": the base algorithm, then "An optimization" with participant marking and its "Algorithm" (rules 1-5), the default; on a unidirectional ring.
+Rules (optimize, the default): (1) every process starts non-participant; (2) a process that notices a lack of leader sends ELECTION(own UID) to its neighbour; (3) sending or forwarding an ELECTION marks it participant; (4a) a larger UID is forwarded unconditionally; (4b) a smaller UID at a non-participant is replaced by its own; (4c) a smaller UID at a participant is discarded; (4d) its own UID makes it the leader; (5a) the leader marks itself non-participant and sends ELECTED(UID); (5b) a process receiving ELECTED marks itself non-participant, records the UID and forwards it; (5c) the ELECTED message back at the leader is discarded.
+The base algorithm (optimize false): no process is ever participant (no participant state): a larger UID is forwarded, a smaller one is always replaced by the receiver's own and forwarded, and its own UID makes the receiver the coordinator, which "sends an elected message through the ring" (5b, 5c as above). No election's messages are killed, so every initiator's ELECTION reaches the highest UID and comes back to it as its own: each return is rule 4d again, and the coordinator announces itself each time.
+With one process starting, an election takes d+n ELECTION messages in either variant, d being the distance from the initiator to the highest UID, plus n ELECTED. With every process starting at once (config all) the optimization takes 2n-1 ELECTION messages when UIDs increase along the ring and n(n+1)/2 when they decrease, plus n ELECTED; the base algorithm takes n² + n(n-1)/2 ELECTION either way (each message travels to the highest UID, then once round the ring) and n² ELECTED (n announcements).
+Where the text is silent: the ring skips processes the declared failure detector suspects; an ELECTION or ELECTED is dropped by the process that would have to skip its owner because the detector suspects it (the message could only circle); an ELECTED naming a suspected process is not accepted and the receiver starts an election; a process in an election (role candidate) restarts it after 3·n·hop ticks without an ELECTED (timer "restart"); who notices a lack of leader: with watch (the default) the coordinator's first live successor, once the detector suspects the coordinator, and only that process (watch_all: every process that suspects it; watch false: only the elect command), and a process that still follows the suspected coordinator 3·n·hop ticks after suspecting it, no election having reached it, starts one (timer "watch", with restart); a recovered process starts an election once the detector trusts it again; an ELECTED naming a UID lower than the receiver is not forwarded and the receiver starts an election (the notes' bully rule, "a process with a higher ID number will bully a lower ID process out of the coordinator position"), because the election that chose it missed a live process; an ELECTED lower than the coordinator the receiver already follows, which the detector does not suspect, is a late one from an older election and is dropped; an ELECTION or ELECTED naming a UID above every process (only a hand-made one can) is dropped, as it would circle for ever. With the optimization the elect command at a participant does nothing: rule 2 is for processes that are not yet in an election.`,
 		Topology: "ring",
-		Config: append(election.RingParams(), algo.Param{
-			Name: "all", Type: algo.Bool, Default: false,
-			Doc: "every process starts an election at boot (the all-initiators case of the message counts)",
-		}),
+		Config: append(election.RingParams(),
+			algo.Param{Name: "all", Type: algo.Bool, Default: false,
+				Doc: "every process starts an election at boot (the all-initiators case of the message counts)"},
+			algo.Param{Name: "optimize", Type: algo.Bool, Default: true,
+				Doc: "the notes' optimization: participant marking, so that a participant discards a smaller UID (rule 4c) (false: the base algorithm, where a smaller UID is always replaced and forwarded)"},
+		),
 		Commands: []algo.CommandSpec{election.ElectCommand},
 		State: append(append([]algo.StateKey(nil), election.StateKeys...),
-			algo.StateKey{Key: "participant", Doc: "marked participant by rule 3, non-participant by rules 5a and 5b"}),
+			algo.StateKey{Key: "participant", Doc: "marked participant by rule 3, non-participant by rules 5a and 5b (unset in the base algorithm)"}),
 		Messages:   []sim.Message{Election{}, Elected{}},
 		Properties: election.Properties,
 		New: func(v algo.Values) (sim.Factory, error) {
-			c := Config{RingConfig: election.RingConfigFrom(v), All: v.Bool("all")}
+			c := Config{RingConfig: election.RingConfigFrom(v), All: v.Bool("all"), Optimize: v.Bool("optimize")}
 			if err := c.validate(); err != nil {
 				return nil, err
 			}
@@ -73,6 +81,7 @@ func newFactory(c Config) sim.Factory {
 		block = block[1:]
 		p.Cfg = &c.RingConfig
 		p.all = c.All
+		p.base = !c.Optimize
 		p.self = int32(id)
 		return p
 	}
@@ -86,11 +95,14 @@ type node struct {
 	// call costs about as much as the rest of the comparison.
 	self        int32
 	all         bool
+	base        bool // the base algorithm: no participant marking
 	participant bool
 }
 
 func (p *node) Start(ctx sim.Context) {
-	ctx.Set("participant", false) // rule 1
+	if !p.base {
+		ctx.Set("participant", false) // rule 1
+	}
 	p.Ring.Start(ctx, p, p.all)
 }
 
@@ -102,7 +114,7 @@ func (p *node) Elect(ctx sim.Context) {
 }
 
 func (p *node) mark(ctx sim.Context, participant bool) {
-	if p.participant != participant {
+	if p.participant != participant && !p.base {
 		p.participant = participant
 		ctx.Set("participant", participant)
 	}
@@ -126,7 +138,7 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 			p.mark(ctx, true)
 			p.Candidate(ctx)
 			ctx.Send(next, m) // forwarding m itself boxes nothing
-		case msg.ID < self && !p.participant: // 4b
+		case msg.ID < self && !p.participant: // 4b (the base algorithm: always)
 			p.Elect(ctx)
 		case msg.ID < self: // 4c
 		default: // 4d, then 5a
