@@ -79,6 +79,16 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 		cfg["T"], cfg["T2"], cfg["probe"] = T, T+3*maxLat, 4*T
 	} else {
 		cfg["hop"] = maxLat
+		// The variants and switches, drawn from a stream of their own so
+		// that the worlds above stay those of every seed.
+		v := sim.Stream(seed, "sweep-variant", 0)
+		cfg["watch_all"] = v.IntN(2) == 0
+		switch spec.Name {
+		case "election.changroberts":
+			cfg["optimize"] = v.IntN(2) == 0
+		case "election.activelist":
+			cfg["inquiry"], cfg["elected"] = v.IntN(3) > 0, v.IntN(2) == 0
+		}
 	}
 	var schedule []string
 	var electors []sim.NodeID // the processes given elect at electAt
