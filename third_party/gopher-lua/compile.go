@@ -409,6 +409,7 @@ type funcContext struct {
 	labelPc         map[int]int
 	gotosCount      int
 	unresolvedGotos map[int]*gotoLabelDesc
+	constIndex      map[LValue]int // dsim: see ConstIndex
 }
 
 func newFuncContext(sourcename string, parent *funcContext) *funcContext {
@@ -518,15 +519,20 @@ func (fc *funcContext) GetLabelPc(label int) int {
 	return fc.labelPc[label]
 }
 
+// dsim: ConstIndex finds a constant through a map; upstream scanned the
+// list for each one, quadratic: a table of 25,600 numbers took 3 s to
+// compile, and a script of a megabyte would take minutes, outside any
+// budget. Interface equality is the scan's test: same type, same value.
 func (fc *funcContext) ConstIndex(value LValue) int {
-	ctype := value.Type()
-	for i, lv := range fc.Proto.Constants {
-		if lv.Type() == ctype && lv == value {
-			return i
-		}
+	if i, ok := fc.constIndex[value]; ok {
+		return i
+	}
+	if fc.constIndex == nil {
+		fc.constIndex = map[LValue]int{}
 	}
 	fc.Proto.Constants = append(fc.Proto.Constants, value)
 	v := len(fc.Proto.Constants) - 1
+	fc.constIndex[value] = v
 	if v > opMaxArgBx {
 		raiseCompileError(fc, fc.Proto.LineDefined, "too many constants")
 	}
@@ -1401,12 +1407,15 @@ func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expc
 			if field.Key != nil {
 				line = field.Key
 			}
+			// dsim: past 511 blocks of FieldsPerFlush, C is 0 and the
+			// block number follows as a word of its own; upstream wrote 0
+			// there, and a constructor of more than 25550 items lost them
+			// silently.
 			if c > 511 {
-				c = 0
-			}
-			code.AddABC(OP_SETLIST, tablereg, b, c, sline(line))
-			if c == 0 {
+				code.AddABC(OP_SETLIST, tablereg, b, 0, sline(line))
 				code.Add(uint32(c), sline(line))
+			} else {
+				code.AddABC(OP_SETLIST, tablereg, b, c, sline(line))
 			}
 		}
 	}
@@ -1782,9 +1791,13 @@ func patchCode(context *funcContext) { // {{{
 			pc += int(context.Proto.FunctionPrototypes[opGetArgBx(inst)].NumUpvalues)
 			moven = 0
 			continue
+		case OP_SETLIST:
+			if opGetArgC(inst) == 0 {
+				pc++ // dsim: the next word is SETLIST's block number, no instruction
+			}
 		case OP_SETGLOBAL, OP_SETUPVAL, OP_EQ, OP_LT, OP_LE, OP_TEST,
 			OP_TAILCALL, OP_RETURN, OP_FORPREP, OP_FORLOOP, OP_TFORLOOP,
-			OP_SETLIST, OP_CLOSE:
+			OP_CLOSE:
 			/* nothing to do */
 		case OP_CALL:
 			if reg := opGetArgA(inst) + opGetArgC(inst) - 2; reg > maxreg {
