@@ -1,7 +1,7 @@
 -- Costs of the mutual exclusion algorithms next to the textbook formulas (the lecture notes on
--- synchronization: "three messages per use of a CS", uncontended, for the central coordinator, "3(n - 1) messages per critical section invocation"
--- for Lamport, "2(n - 1)" for Ricart-Agrawala, "n messages for entering a CS: (n-1) requests and one
--- reply" for Ricart-Agrawala's second algorithm).
+-- synchronization: "three messages per use of a CS" for the central coordinator, uncontended; "3(n - 1)
+-- messages per critical section invocation" for Lamport, "2(n - 1)" for Ricart-Agrawala, "n messages
+-- for entering a CS: (n-1) requests and one reply" for Ricart-Agrawala's second algorithm).
 -- 1) One uncontended request, n = 2..32: the measured messages per entry beside each formula, with
 --    Suzuki-Kasami (n, like the second Ricart-Agrawala) and, as measured curves, Raymond on a binary
 --    tree (O(log n): the mean over every process asking alone in turn), Maekawa (3(K-1) for a grid
@@ -10,7 +10,10 @@
 --    even when nobody asks, so a lone request has no fixed cost (see load-light-vs-heavy.lua).
 -- 2) A request made where the token already is costs nothing.
 -- 3) The same Poisson workload, light and heavy, on 8 processes for every algorithm: messages per
---    entry, synchronization delay, waiting and response time and throughput (w:stats().cs).
+--    entry, synchronization delay, waiting and response time and throughput (w:stats().cs). The
+--    token ring passes an unwanted token on at once (hold = 0, its default since it changed from 1
+--    tick), so its idle token makes twice the passes it did; the central coordinator's contended
+--    entries cost 4 messages with its default DENIED.
 
 local function perEntry(s, skip)
   local sent = s.sent

@@ -1,13 +1,15 @@
--- Token ring, token loss: seed 002, "Token Ring Algorithm": "If the process holding the token fails, a
--- unique process has to be picked, which will regenerate the token and pass it along the ring; an
--- election algorithm (see later) has to be run for this purpose", and "Need of Election Algorithm":
--- "Token ring algorithm: when the process holding the token fails, a new process has to be elected which
--- generates the new token"; the election is the seed's Chang-Roberts ring algorithm ("The Ring-Based
--- Algorithm"), as the lower layer (its keys read election_*, its timers election/restart). Also "Token
--- Based Algorithms": "If the token is lost, it needs to be regenerated. Detection of the lost token is
--- difficult since there is no bound on how long a process should wait for the token": here the bound
--- is assumed, hop = 3 ticks per link, and a process that has not seen the token for
--- 3·n·(hop + hold) = 60 ticks presumes it lost.
+-- Token ring, token loss: the lecture notes "Synchronization, Coordination and Agreement", "Token Ring
+-- Algorithm": "If the process holding the token fails, a unique process has to be picked, which will
+-- regenerate the token and pass it along the ring; an election algorithm (see later) has to be run for
+-- this purpose", and "Need of Election Algorithm": "Token ring algorithm: when the process holding the
+-- token fails, a new process has to be elected which generates the new token"; the election is the
+-- notes' Chang-Roberts ring algorithm ("The Ring-Based Algorithm"), as the lower layer (its keys read
+-- election_*, its timers election/restart). Also "Token Based Algorithms": "If the token is lost, it
+-- needs to be regenerated. Detection of the lost token is difficult since there is no bound on how
+-- long a process should wait for the token": here the bound is assumed, hop = 3 ticks per link, and a
+-- process that has not seen the token for 3·n·(hop + hold) = 45 ticks presumes it lost (hold = 0, the
+-- default since it changed from 1 tick: the timeout was 60 ticks, the idle token now passes every
+-- tick, and the election runs 15 ticks earlier).
 -- 1) 3 takes the token into a long CS and crashes in it, while 1, 2, 4 and 5 wait for the token.
 -- 2) The detector suspects 3 (it is bypassed from then on); the loss timeouts fire and start a
 --    Chang-Roberts election; 5, the highest id, wins and alone makes a token of generation 1.

@@ -1,9 +1,12 @@
--- The token ring: seed 002, "Token Ring Algorithm" ("The algorithm" and the costs after it).
+-- The token ring: the lecture notes "Synchronization, Coordination and Agreement", "Token Ring
+-- Algorithm" ("The algorithm" and the costs after it).
 -- 1) "The token is initially given to one process" (the first in ring order) and "is passed from one
 --    process to its neighbour round the ring"; "when a process receives the token but does not
---    require to enter the critical section, it immediately passes the token over" (here after hold = 1
---    tick): with nobody asking, the token goes round and round, "messages are sent around the ring even
---    when no process requires the token". A run never becomes quiescent: every run has an until_time.
+--    require to enter the critical section, it immediately passes the token over" (hold = 0, the
+--    default, which was 1 tick: the token now leaves at the tick it arrives, a pass every tick on the
+--    default links of latency 1): with nobody asking, the token goes round and round, "messages are
+--    sent around the ring even when no process requires the token". A run never becomes quiescent:
+--    every run has an until_time.
 -- 2) "It can take from 1 to n-1 messages to obtain a token": the holder keeps the token 50 ticks at each
 --    stop (config hold = 50); process k waits for k-1 TOKEN messages, and the holder for none.
 -- 3) "When a process requires to enter the CS, it waits until it receives the token ... then it retains
@@ -11,7 +14,8 @@
 --    neighbour in clockwise direction": the token does not move while 3 is in its CS, and goes to 4 at
 --    the tick 3 leaves.
 -- 4) A Poisson workload on 6 processes: at most one process in its CS at every event, every request
---    served (the checks recorded at the end of the script).
+--    served (the checks recorded at the end of the script); with hold = 0 the idle token makes twice
+--    the passes it made with hold = 1, so the messages per entry grew.
 
 local function route(w)
   local out = {}
@@ -21,10 +25,10 @@ end
 
 -- 1. idle circulation
 local w = sim.world{ algorithm = "mutex.tokenring", n = 4 }
-w:run{ until_time = 24 }
+w:run{ until_time = 11 }
 print("idle route: " .. route(w))
 expect(route(w) == "1->2 2->3 3->4 4->1 1->2 2->3 3->4 4->1 1->2 2->3 3->4 4->1",
-  "with nobody asking, the token goes round from 1: a pass every hold + latency = 2 ticks")
+  "with nobody asking, the token goes round from 1: a pass every hold + latency = 1 tick")
 expect(w:stats().cs.entries == 0, "nobody entered")
 
 -- 2. 1 to n-1 messages to obtain the token

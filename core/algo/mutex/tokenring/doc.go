@@ -1,5 +1,6 @@
-// Package tokenring is the token ring mutual exclusion algorithm (seed 002,
-// "Token Ring Algorithm"), composed with the Chang-Roberts ring election
+// Package tokenring is the token ring mutual exclusion algorithm (the
+// lecture notes "Synchronization, Coordination and Agreement", "Token Ring
+// Algorithm"), composed with the Chang-Roberts ring election
 // (core/algo/election/changroberts) that picks the one process that
 // regenerates a lost token. The registered Description states the rules;
 // this comment keeps the election, the regeneration and the safety

@@ -58,32 +58,46 @@ func logs(w *algotest.World, id sim.NodeID, s string) []string {
 }
 
 // TestIdleCirculation: "the token is initially given to one process" (the
-// first in ring order) and a process that does not want the critical
-// section passes it on, hold ticks after it arrived: round and round.
+// first in ring order) and "when a process receives the token but does not
+// require to enter the critical section, it immediately passes the token
+// over" (the lecture notes on synchronization, "Token Ring Algorithm"): by
+// default (hold 0) the token leaves each process at the tick it arrives,
+// one pass per tick on links of latency 1, round and round.
 func TestIdleCirculation(t *testing.T) {
-	w := world(t, 4, nil)
-	w.Run(30) // a pass every hold+latency = 2 ticks
-	ms := tokens(w)
-	if got := algotest.Pairs(ms); !strings.HasPrefix(got, "1->2 2->3 3->4 4->1 1->2 2->3 3->4 4->1") {
-		t.Errorf("token route %s", got)
-	}
-	for i, m := range ms {
-		if want := sim.Time(1 + 2*i); m.T != want {
-			t.Fatalf("pass %d (%v) at t=%d, want %d", i, m, m.T, want)
+	for _, c := range []struct {
+		cfg   map[string]any
+		every sim.Time // ticks between passes: hold + latency
+	}{
+		{cfg: nil, every: 1},
+		{cfg: map[string]any{"hold": 0}, every: 1},
+		{cfg: map[string]any{"hold": 1}, every: 2},
+		{cfg: map[string]any{"hold": 4}, every: 5},
+	} {
+		w := world(t, 4, c.cfg)
+		w.Run(30)
+		ms := tokens(w)
+		if got := algotest.Pairs(ms); !strings.HasPrefix(got, "1->2 2->3 3->4 4->1 1->2 2->3") {
+			t.Errorf("config %v: token route %s", c.cfg, got)
 		}
-		if m.Msg.(Token).Sweep || m.Msg.(Token).Gen != 0 {
-			t.Fatalf("pass %v is not the boot token", m)
+		hold := c.every - 1
+		for i, m := range ms {
+			if want := hold + c.every*sim.Time(i); m.T != want {
+				t.Fatalf("config %v: pass %d (%v) at t=%d, want %d", c.cfg, i, m, m.T, want)
+			}
+			if m.Msg.(Token).Sweep || m.Msg.(Token).Gen != 0 {
+				t.Fatalf("config %v: pass %v is not the boot token", c.cfg, m)
+			}
 		}
-	}
-	if len(w.Entries()) != 0 {
-		t.Errorf("entries %v without a request", w.Entries())
+		if len(w.Entries()) != 0 {
+			t.Errorf("config %v: entries %v without a request", c.cfg, w.Entries())
+		}
 	}
 
-	// The holder key follows the token; hold 0 passes it at once.
-	w = world(t, 3, map[string]any{"holder": 3, "hold": 0})
+	// The holder key follows the token.
+	w := world(t, 3, map[string]any{"holder": 3})
 	w.Run(5)
 	if got := algotest.Pairs(tokens(w)); got != "3->1 1->2 2->3 3->1 1->2 2->3" {
-		t.Errorf("holder 3, hold 0: route %s", got)
+		t.Errorf("holder 3: route %s", got)
 	}
 }
 
@@ -173,7 +187,8 @@ func TestRequestWhileHoldingIdle(t *testing.T) {
 // TestBypass: "If a process fails, it needs to be detected and then
 // by-passed": once the detector suspects 3, 2 passes the token to 4.
 func TestBypass(t *testing.T) {
-	w := world(t, 5, map[string]any{"holder": 4}) // the token reaches 2 at t=6
+	// hold 1: the token reaches 2 at t=6, after the detector suspects 3
+	w := world(t, 5, map[string]any{"holder": 4, "hold": 1})
 	w.Crash(0, 3)
 	w.Request(10, 4, 2)
 	w.Run(60)
