@@ -25,3 +25,33 @@ func TestIDOfNoProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestHandMadeInquiries: an INQUIRY or REPLY that names no process as the
+// inquirer would circle for ever, and a REPLY that no inquiry asked for
+// changes nothing: each is dropped with the reason logged, and the run
+// goes quiet with 4 the coordinator.
+func TestHandMadeInquiries(t *testing.T) {
+	for _, c := range []struct {
+		rule string
+		msg  sim.Message
+		at   sim.NodeID
+		log  string
+	}{
+		{"an INQUIRY from no process is dropped", Inquiry{Origin: 99}, 2, "is no process"},
+		{"a REPLY to no process is dropped", Reply{ID: 4, To: 99, Round: 1}, 2, "is no process"},
+		{"a REPLY nobody asked for is dropped", Reply{ID: 1, To: 2, Round: 7}, 2, "no inquiry is under way"},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			w := algotest.New(t, algotest.Setup{Algo: "election.activelist", IDs: algotest.IDs(4), Config: map[string]any{"leader": 4}})
+			w.Inject(0, 1, c.at, c.msg)
+			if r := w.Run(0); r.Reason != sim.Quiescent {
+				t.Fatalf("run ended %s, want quiescent", r)
+			}
+			w.CheckLogged(c.at, c.log)
+			if n := len(w.Sends("INQUIRY")) + len(w.Sends("REPLY")); n != 1 {
+				t.Errorf("%d INQUIRY or REPLY messages sent, want only the hand-made one", n)
+			}
+			w.Elected(4)
+		})
+	}
+}
