@@ -43,7 +43,7 @@ func lists(w *algotest.World, id sim.NodeID) []string {
 	return out
 }
 
-// TestTextbookP1toP4 is seed 002's example: ring P1..P4, P4 coordinator,
+// TestTextbookP1toP4 is the lecture notes' Example1: ring P1..P4, P4 coordinator,
 // P1 and P4 crash, P2 detects it; P2 sends elect(2) and sets its list to
 // [2]; P3 sees its first elect message, sets [2,3] and sends elect(3) then
 // elect(2), which pass P4 and P1 and reach P2; P2 adds 3 and forwards

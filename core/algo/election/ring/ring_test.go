@@ -15,7 +15,7 @@ func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *algotest.World {
 
 func list(ids ...sim.NodeID) Election { return Election{List: ids} }
 
-// TestSixProcessWalkthrough is seed 002's "Token Ring Election Algorithm"
+// TestSixProcessWalkthrough is the lecture notes' "Token Ring Election Algorithm"
 // steps 0-11: on the ring 3,5,0,1,4,6 the coordinator 6 fails, 3 notices and
 // starts an election, each process adds its id, 4 skips 6, 3 finds its own
 // id in [3,5,0,1,4] and circulates "5 is the leader", which stops at 3.
