@@ -14,6 +14,7 @@ import (
 	_ "dsim/core/algo/mutex/ricartagrawala"
 	_ "dsim/core/algo/mutex/ricartagrawala2"
 	_ "dsim/core/algo/mutex/singhal"
+	_ "dsim/core/algo/mutex/singhaltoken"
 	_ "dsim/core/algo/mutex/suzukikasami"
 	_ "dsim/core/algo/mutex/tokenring"
 )

@@ -45,6 +45,7 @@ var sweepRows = map[string]sweepRow{
 	"mutex.ricartagrawala":  {},                          // "any delivery order"; crashes not tolerated
 	"mutex.ricartagrawala2": {},                          // "no FIFO links needed"; only non-holder crashes suspected in time, not recovery
 	"mutex.singhal":         {},                          // "any delivery order"; crashes not tolerated
+	"mutex.singhaltoken":    {},                          // "any delivery order (no FIFO needed)"; crashes not tolerated
 	"mutex.suzukikasami":    {},                          // "no FIFO links needed"; only non-holder crashes suspected in time, not recovery
 	"mutex.tokenring":       {crashes: true},             // "FIFO links are not needed"; "crashes of any processes, the holder included, recoveries"
 }

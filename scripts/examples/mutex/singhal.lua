@@ -1,6 +1,6 @@
--- Singhal's dynamic information-structure algorithm (Singhal, "A dynamic information-structure mutual
--- exclusion algorithm for distributed systems", ICDCS 1989 / IEEE TPDS 1992; the "Singhal Algorithm" in
--- seed 002's list of mutual exclusion algorithms). Each process asks only its request set R_i and
+-- Singhal's dynamic information-structure algorithm, permission-based: REQUEST and REPLY, no token (Singhal,
+-- "A dynamic information-structure mutual exclusion algorithm for distributed systems", ICDCS 1989 / IEEE
+-- TPDS 1992; not his token algorithm, see singhal-token.lua). Each process asks only its request set R_i and
 -- answers its inform set I_i on leaving; the sets start as a staircase (process i asks the i-1
 -- processes before it) and change with every REPLY.
 -- 1) From the staircase, process k's request alone costs 2(k-1): 0 for the first, 2(n-1) for the last.

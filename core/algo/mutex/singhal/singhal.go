@@ -18,7 +18,8 @@
 // FIFO links are not needed: the Lamport timestamps order every conflict
 // the same way at both ends, whatever the delivery order. Singhal's
 // heuristically-aided token algorithm, with its state vectors SV and SN and
-// states R, E, H, N, is a different algorithm and is not this one.
+// states R, E, H, N, is a different algorithm: package singhaltoken,
+// mutex.singhaltoken.
 package singhal
 
 import (
@@ -51,8 +52,8 @@ const (
 func init() {
 	algo.Register(algo.Spec{
 		Name:    "mutex.singhal",
-		Summary: "Singhal's dynamic information structure: REQUEST only to the request set R_i, which starts as a staircase (process i asks the i-1 processes before it) and changes with every REPLY; deferred requests wait in the inform set I_i; 0 to 2(n-1) messages per entry",
-		Description: `Seed/paper: seed 002 lists "Singhal Algorithm" without its rules; this is his dynamic information-structure algorithm (ICDCS 1989; IEEE TPDS 3(1), 1992), with the rules as Kshemkalyani and Singhal give them ("Distributed Computing", section 9.5), not his heuristically-aided token algorithm. Requesting / executing / neither are the cs key's wanted / held / released.
+		Summary: "Singhal's dynamic information-structure algorithm, permission-based (REQUEST and REPLY, no token; his token algorithm is mutex.singhaltoken): REQUEST only to the request set R_i, which starts as a staircase (process i asks the i-1 processes before it) and changes with every REPLY; deferred requests wait in the inform set I_i; 0 to 2(n-1) messages per entry",
+		Description: `Text: the lecture notes "Synchronization, Coordination and Agreement" list "Singhal Algorithm" among the token-based algorithms, without its rules; that one is his heuristically-aided token algorithm, mutex.singhaltoken. This is his other, permission-based algorithm, the dynamic information structure (ICDCS 1989; IEEE TPDS 3(1), 1992): a process enters on REPLY messages, with no token, as in Ricart-Agrawala; the rules as Kshemkalyani and Singhal give them ("Distributed Computing", section 9.5). Requesting / executing / neither are the cs key's wanted / held / released.
 Rules: each process i keeps a request set R_i (the processes it must ask before entering) and an inform set I_i (those it must answer when it leaves); initially R_i = {S_1, ..., S_(i-1)}, S_1..S_n the processes in ring order, and I_i is empty. To request, i stamps (ts, i) with its Lamport clock and sends REQUEST to every process in R_i; it enters when R_i is empty (at once if it already is). A REPLY from j removes j from R_i. A process j receiving REQUEST(ts, i) advances its clock past ts and: when neither requesting nor executing, adds i to R_j and sends REPLY; when executing, or requesting with the earlier (ts, id), adds i to I_j; when requesting with the later one, sends REPLY and, if i is not in R_j, adds i to R_j and sends i a REQUEST with its own stamp. On leaving, i sends REPLY to every process in I_i, moves them into R_i and empties I_i. Per entry: 0 messages when R_i is empty, 2|R_i| otherwise.
 Where the text is silent: ties of timestamps go to the smaller id; only REQUEST carries a timestamp (a REPLY answers the single outstanding REQUEST to its sender). request_set and inform_set show the sets in ring order.
 Failures: needs a complete graph and reliable links, any delivery order (no FIFO needed). Crashes are not tolerated: a crashed process never replies, and a recovered process starts from the initial staircase, which no longer matches the others' sets.`,
