@@ -1,4 +1,4 @@
--- The central coordinator algorithm when the coordinator crashes: seed 002, "Central Coordinator Based
+-- The central coordinator algorithm when the coordinator crashes: the lecture notes on synchronization, "Central Coordinator Based
 -- Algorithm", disadvantages: "The coordinator is a critical point of failure: if the coordinator crashes,
 -- a new coordinator must be created. The coordinator can be one of the processes competing for access;
 -- an election algorithm has to be run in order to choose one and only one new coordinator", with the

@@ -1,11 +1,11 @@
--- Lamport's mutual exclusion algorithm: seed 002, "Lamport's Algorithm" and "Some notable points".
+-- Lamport's mutual exclusion algorithm: the lecture notes on synchronization, "Lamport's Algorithm" and "Some notable points".
 -- 1) "3(n-1) messages per critical section invocation": one request with nobody competing costs
 --    n-1 REQUESTs, n-1 REPLYs and n-1 RELEASEs, for n = 2..6.
 -- 2) "Requests are granted in order of increasing timestamps": process 4 requests alone first,
 --    which moves every clock forward; then all four request at the same moment. 4's request is
 --    stamped 8, the others' 9, so 4 goes first and the tie between 1, 2 and 3 goes to the smaller
 --    id. Every queue holds the requests in (timestamp, id) order, and at most one process is ever
---    in its critical section (links are FIFO, as the seed requires).
+--    in its critical section (links are FIFO, as the notes require).
 
 for n = 2, 6 do
   local w = sim.world{ algorithm = "mutex.lamport", n = n }

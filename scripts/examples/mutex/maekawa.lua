@@ -1,5 +1,5 @@
 -- Maekawa's sqrt(n) algorithm (Maekawa, "A sqrt(N) algorithm for mutual exclusion in decentralized
--- systems", ACM TOCS 1985). Seed 002's permission-based algorithms ask "permission from all
+-- systems", ACM TOCS 1985). The lecture notes' permission-based algorithms ask "permission from all
 -- (distributed) processes"; Maekawa asks only a quorum, any two quorums sharing a process that votes
 -- (LOCKED) for one request at a time.
 -- 1) Costs without contention: a request alone costs K-1 REQUEST + K-1 LOCKED + K-1 RELEASE, K the size

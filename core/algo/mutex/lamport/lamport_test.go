@@ -179,7 +179,7 @@ func TestSeedSweepFIFO(t *testing.T) {
 	}
 }
 
-// TestNoFIFOViolatesSafety is the seed's "Requires FIFO channels": the same
+// TestNoFIFOViolatesSafety is the notes' "Requires FIFO channels": the same
 // random schedules on links that reorder let two processes in at once. The
 // first seed found is the one scenario mutex/lamport-no-fifo.lua replays.
 func TestNoFIFOViolatesSafety(t *testing.T) {

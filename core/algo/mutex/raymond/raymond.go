@@ -1,6 +1,7 @@
 // Package raymond is Raymond's tree-based token algorithm (K. Raymond, "A
 // tree-based algorithm for distributed mutual exclusion", ACM TOCS 7(1),
-// 1989), which seed 002 names among the token-based algorithms.
+// 1989), which the lecture notes on synchronization name among the
+// token-based algorithms.
 package raymond
 
 import (
@@ -39,7 +40,7 @@ func init() {
 	algo.Register(algo.Spec{
 		Name:    "mutex.raymond",
 		Summary: "Raymond: HOLDER pointers toward the privilege over a tree, a REQUEST_Q per process, REQUEST toward the holder, PRIVILEGE back along the path",
-		Description: `Raymond 1989, named in seed 002's list of token-based algorithms; the paper's variables and procedures.
+		Description: `Raymond 1989, named in the list of token-based algorithms of the lecture notes "Synchronization, Coordination and Agreement"; the paper's variables and procedures.
 Every process keeps HOLDER (itself when it has the privilege, else the neighbour in its direction), USING (in the critical section: cs = held), REQUEST_Q (itself and neighbours that asked through it, FIFO) and ASKED (a REQUEST has gone to HOLDER for the head of the queue). ASSIGN_PRIVILEGE: if HOLDER is self, not USING and the queue is not empty, HOLDER := dequeue, ASKED := false, and either the process enters (it dequeued itself) or it sends PRIVILEGE to the new HOLDER. MAKE_REQUEST: if HOLDER is not self, the queue is not empty and not ASKED, send REQUEST to HOLDER and set ASKED. Wanting the critical section enqueues self, receiving REQUEST from X enqueues X, receiving PRIVILEGE sets HOLDER := self, leaving the critical section clears USING; each is followed by ASSIGN_PRIVILEGE then MAKE_REQUEST. Initialization as in the paper: the first holder (config holder, by default the first process in ring order: the root of the "tree" topology) sends INITIALIZE to its neighbours, and each process takes the sender of the first INITIALIZE it gets as HOLDER and forwards it to its other neighbours (n-1 messages on a tree, before any request). A request whose process has no HOLDER yet waits in its queue until INITIALIZE comes. A message from the process itself (only a hand-made one can be) is ignored: a process queues its own requests.
 Messages per entry: a request d tree edges away from the idle privilege costs d REQUEST and d PRIVILEGE, 0 for the holder; O(log n) on average on a balanced tree. On a graph that is not a tree the algorithm runs on the spanning tree INITIALIZE draws (later copies of INITIALIZE are ignored).
 No FIFO links needed: REQUEST only enqueues and ASKED stops repeats. Failures are not tolerated beyond a process that nobody needs: a crash of the privilege holder or of a process on the path between a requester and the holder blocks those requests for ever, and the paper's recovery procedure is not implemented (a recovered process knows no HOLDER). Lost or duplicated messages are not tolerated.`,

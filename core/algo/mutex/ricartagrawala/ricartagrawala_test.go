@@ -97,7 +97,7 @@ func TestReleaseRepliesToDeferred(t *testing.T) {
 	w.CheckStampedEntries("t=2 1(ts=1)", "t=11 2(ts=3)", "t=14 3(ts=3)", "t=17 4(ts=3)")
 }
 
-// TestWantedRepliesToSmallerStamp is the seed's situation of two processes
+// TestWantedRepliesToSmallerStamp is the notes' situation of two processes
 // requesting at the same moment: the smaller timestamp wins, whatever the
 // ids; equal timestamps go to the smaller id.
 func TestWantedRepliesToSmallerStamp(t *testing.T) {
