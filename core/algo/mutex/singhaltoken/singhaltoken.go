@@ -84,7 +84,7 @@ Failures: reliable links, any delivery order (no FIFO needed). Crashes are not t
 			w := &shared{holder: v.ID("holder")}
 			return func(sim.NodeID) sim.Node { return &node{w: w} }, nil
 		},
-		Memory: algo.Memory{Boot: algo.Bytes(448 + algo.MapEntryBytes), Load: algo.Bytes(1024), BootEvents: 4},
+		Memory: algo.Memory{Boot: algo.Bytes(448 + algo.MapEntryBytes), Load: algo.Bytes(1024), BootEvents: 3},
 	})
 }
 
