@@ -9,6 +9,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"dsim/core/detmath"
 	"dsim/core/sim"
 )
 
@@ -40,6 +41,37 @@ var replaced = []struct{ name, doc string }{
 	{"math.random", "draws from a stream derived from the run seed (`sim.seed`): same seed, same numbers"},
 	{"math.randomseed", "restarts that stream from the given number"},
 	{"pairs", "also walks the fields of events and messages (see *Hook events*)"},
+	{"math.exp, math.log, math.log10, math.pow, math.sinh, math.cosh, math.tanh and `^`", "portable algorithms: the standard ones differ in the last bit between amd64 and WebAssembly, and a number printed or used as a time would differ"},
+}
+
+func init() {
+	// Before any script compiles: constant folding uses it too.
+	lua.Pow = detmath.Pow
+}
+
+// portableMath are the math functions that Go computes differently on
+// amd64 (assembly) and under js/wasm (Go), in their portable versions.
+var portableMath = []struct {
+	name string
+	fn   lua.LGFunction
+}{
+	{"cosh", math1(detmath.Cosh)},
+	{"exp", math1(detmath.Exp)},
+	{"log", math1(detmath.Log)},
+	{"log10", math1(detmath.Log10)},
+	{"pow", func(L *lua.LState) int {
+		L.Push(lua.LNumber(detmath.Pow(float64(L.CheckNumber(1)), float64(L.CheckNumber(2)))))
+		return 1
+	}},
+	{"sinh", math1(detmath.Sinh)},
+	{"tanh", math1(detmath.Tanh)},
+}
+
+func math1(f func(float64) float64) lua.LGFunction {
+	return func(L *lua.LState) int {
+		L.Push(lua.LNumber(f(float64(L.CheckNumber(1)))))
+		return 1
+	}
 }
 
 func (r *runner) openSandbox() {
@@ -78,6 +110,9 @@ func (r *runner) openSandbox() {
 	libs[lua.StringLibName].RawSetString("format", L.NewFunction(r.strFormat))
 	libs[lua.MathLibName].RawSetString("random", L.NewFunction(r.mathRandom))
 	libs[lua.MathLibName].RawSetString("randomseed", L.NewFunction(r.mathRandomseed))
+	for _, f := range portableMath {
+		libs[lua.MathLibName].RawSetString(f.name, L.NewFunction(f.fn))
+	}
 	global.RawSetString("pairs", L.NewFunction(r.pairs(global.RawGetString("next"))))
 	r.viewMT = r.newViewMT()
 	global.RawSetString("tostring", L.NewFunction(func(L *lua.LState) int {

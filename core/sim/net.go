@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"dsim/core/detmath"
 )
 
 // DistKind names a latency distribution.
@@ -92,10 +94,10 @@ func (d Dist) draw(r *rand.Rand) Time {
 		}
 		return Time(lo + r.Int64N(hi-lo+1))
 	case Exponential:
-		return Time(d.A + math.Floor(-d.B*detLog(unitOpen(r))))
+		return Time(d.A + math.Floor(-d.B*detmath.Log(unitOpen(r))))
 	case Pareto:
 		// U^(-1/shape) = exp(-ln(U)/shape).
-		v := d.A * detExp(-detLog(unitOpen(r))/d.B)
+		v := d.A * detmath.Exp(-detmath.Log(unitOpen(r))/d.B)
 		return Time(math.Min(math.Floor(v), 1000*d.A))
 	}
 	panic("sim: unknown distribution")
@@ -104,10 +106,10 @@ func (d Dist) draw(r *rand.Rand) Time {
 // Exp draws from the exponential distribution of the given mean with the
 // portable logarithm below, so Poisson arrivals built from it (the scenario
 // workload) are the same natively and in js/wasm.
-func Exp(r *rand.Rand, mean float64) float64 { return float64(-mean * detLog(unitOpen(r))) }
+func Exp(r *rand.Rand, mean float64) float64 { return float64(-mean * detmath.Log(unitOpen(r))) }
 
 // unitOpen draws from (0, 1]. The conversion keeps the compiler from fusing
-// the inlined scaling inside Float64 with the subtraction (see detLog).
+// the inlined scaling inside Float64 with the subtraction (see detmath).
 func unitOpen(r *rand.Rand) float64 { return 1 - float64(r.Float64()) }
 
 // Link is the model of one directed link, and of the network's default.
@@ -136,98 +138,4 @@ func (l Link) Validate() error {
 		}
 	}
 	return nil
-}
-
-// detLog and detExp are the portable Go algorithms of math.Log and math.Exp.
-// The standard library uses assembly for these on amd64, which can differ
-// from the js/wasm result in the last bit, and one bit is enough to change a
-// latency and so the whole trace.
-//
-// Every product that feeds a sum is wrapped in float64(): the spec lets the
-// compiler fuse x*y+z into one FMA instruction (it does on arm64, and on
-// amd64 with GOAMD64=v3), which rounds differently from wasm; an explicit
-// conversion forbids the fusion.
-func detLog(x float64) float64 {
-	const (
-		ln2Hi = 6.93147180369123816490e-01
-		ln2Lo = 1.90821492927058770002e-10
-		l1    = 6.666666666666735130e-01
-		l2    = 3.999999999940941908e-01
-		l3    = 2.857142874366239149e-01
-		l4    = 2.222219843214978396e-01
-		l5    = 1.818357216161805012e-01
-		l6    = 1.531383769920937332e-01
-		l7    = 1.479819860511658591e-01
-	)
-	switch {
-	case math.IsNaN(x) || math.IsInf(x, 1):
-		return x
-	case x < 0:
-		return math.NaN()
-	case x == 0:
-		return math.Inf(-1)
-	}
-	f1, ki := math.Frexp(x)
-	if f1 < math.Sqrt2/2 {
-		f1 *= 2
-		ki--
-	}
-	f := f1 - 1
-	k := float64(ki)
-	s := f / (2 + f)
-	s2 := float64(s * s)
-	s4 := float64(s2 * s2)
-	t1 := float64(s2 * (l1 + float64(s4*(l3+float64(s4*(l5+float64(s4*l7)))))))
-	t2 := float64(s4 * (l2 + float64(s4*(l4+float64(s4*l6)))))
-	r := t1 + t2
-	hfsq := float64(0.5 * f * f)
-	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
-}
-
-func detExp(x float64) float64 {
-	const (
-		ln2Hi     = 6.93147180369123816490e-01
-		ln2Lo     = 1.90821492927058770002e-10
-		log2e     = 1.44269504088896338700e+00
-		overflow  = 7.09782712893383973096e+02
-		underflow = -7.45133219101941108420e+02
-		nearZero  = 1.0 / (1 << 28)
-	)
-	switch {
-	case math.IsNaN(x) || math.IsInf(x, 1):
-		return x
-	case math.IsInf(x, -1):
-		return 0
-	case x > overflow:
-		return math.Inf(1)
-	case x < underflow:
-		return 0
-	case -nearZero < x && x < nearZero:
-		return 1 + x
-	}
-	var k int
-	switch {
-	case x < 0:
-		k = int(float64(log2e*x) - 0.5)
-	case x > 0:
-		k = int(float64(log2e*x) + 0.5)
-	}
-	hi := x - float64(float64(k)*ln2Hi)
-	lo := float64(float64(k) * ln2Lo)
-	return expmulti(hi, lo, k)
-}
-
-func expmulti(hi, lo float64, k int) float64 {
-	const (
-		p1 = 1.66666666666666657415e-01
-		p2 = -2.77777777770155933842e-03
-		p3 = 6.61375632143793436117e-05
-		p4 = -1.65339022054652515390e-06
-		p5 = 4.13813679705723846039e-08
-	)
-	r := hi - lo
-	t := float64(r * r)
-	c := r - float64(t*(p1+float64(t*(p2+float64(t*(p3+float64(t*(p4+float64(t*p5)))))))))
-	y := 1 - ((lo - float64(r*c)/(2-c)) - hi)
-	return math.Ldexp(y, k)
 }

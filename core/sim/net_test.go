@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"dsim/core/detmath"
+
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -389,22 +391,22 @@ func TestPortableLogExp(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for range 100000 {
 		x := unitOpen(r)
-		if !close(detLog(x), math.Log(x)) {
-			t.Fatalf("detLog(%v) = %v, math.Log %v", x, detLog(x), math.Log(x))
+		if !close(detmath.Log(x), math.Log(x)) {
+			t.Fatalf("detmath.Log(%v) = %v, math.Log %v", x, detmath.Log(x), math.Log(x))
 		}
 		y := (r.Float64() - 0.5) * 1400
-		if !close(detExp(y), math.Exp(y)) {
-			t.Fatalf("detExp(%v) = %v, math.Exp %v", y, detExp(y), math.Exp(y))
+		if !close(detmath.Exp(y), math.Exp(y)) {
+			t.Fatalf("detmath.Exp(%v) = %v, math.Exp %v", y, detmath.Exp(y), math.Exp(y))
 		}
 	}
 	for _, c := range []struct{ got, want float64 }{
-		{detLog(1), 0}, {detLog(0), math.Inf(-1)}, {detExp(0), 1}, {detExp(-800), 0}, {detExp(800), math.Inf(1)},
+		{detmath.Log(1), 0}, {detmath.Log(0), math.Inf(-1)}, {detmath.Exp(0), 1}, {detmath.Exp(-800), 0}, {detmath.Exp(800), math.Inf(1)},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %v, want %v", c.got, c.want)
 		}
 	}
-	if !math.IsNaN(detLog(-1)) {
-		t.Error("detLog(-1) is not NaN")
+	if !math.IsNaN(detmath.Log(-1)) {
+		t.Error("detmath.Log(-1) is not NaN")
 	}
 }

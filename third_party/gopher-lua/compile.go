@@ -1290,7 +1290,7 @@ func constFold(exp ast.Expr) ast.Expr { // {{{
 			case "%":
 				return &constLValueExpr{Value: luaModulo(lvalue, rvalue)}
 			case "^":
-				return &constLValueExpr{Value: LNumber(math.Pow(float64(lvalue), float64(rvalue)))}
+				return &constLValueExpr{Value: LNumber(Pow(float64(lvalue), float64(rvalue)))} // dsim: see Pow
 			default:
 				panic(fmt.Sprintf("unknown binop: %v", expr.Operator))
 			}

@@ -2,6 +2,8 @@ package lua
 
 // dsim: this file is dsim's, not upstream's.
 
+import "math"
+
 // Limits, set in Options, bounds the work and the memory of single VM
 // instructions and library calls, which an instruction count cannot see:
 // one `s = s .. s` doubles a string, one gsub can make a string of a
@@ -23,6 +25,12 @@ type Limits interface {
 	// instructions; it may raise an error.
 	GoCall(L *LState)
 }
+
+// Pow is the power of the VM's ^ and of its constant folding. Go's
+// math.Pow calls math.Exp and math.Log, which are assembly on amd64 and Go
+// under wasm, and can differ in the last bit: a host that needs the same
+// result everywhere sets a portable one before it compiles anything.
+var Pow = math.Pow
 
 // checkString raises an error, naming what, when a string of size bytes
 // would be longer than the limit.

@@ -2295,7 +2295,7 @@ func numberArith(L *LState, opcode int, lhs, rhs LNumber) LNumber {
 	case OP_POW:
 		flhs := float64(lhs)
 		frhs := float64(rhs)
-		return LNumber(math.Pow(flhs, frhs))
+		return LNumber(Pow(flhs, frhs)) // dsim: see Pow
 	}
 	panic("should not reach here")
 	return LNumber(0)

@@ -57,3 +57,16 @@ for _, c in ipairs(calls) do
   end
   print(c[1] .. ": " .. table.concat(row, "  "))
 end
+-- The functions Go computes with assembly on amd64 and with Go under wasm
+-- (math.Exp and math.Log, and what calls them): the sandbox's are portable.
+local reals = {0.1, 0.5, 1.5, 2.5, 3.7, 10, 100, 1e-5, 0.7777777}
+for _, f in ipairs{"exp", "log", "log10", "sinh", "cosh", "tanh"} do
+  local row = {}
+  for _, x in ipairs(reals) do row[#row + 1] = ("%.17g"):format(math[f](x)) end
+  print(f .. ": " .. table.concat(row, " "))
+end
+local row = {}
+for _, x in ipairs(reals) do
+  row[#row + 1] = ("%.17g %.17g"):format(x ^ 2.5, math.pow(1.5, x))
+end
+print("pow: " .. table.concat(row, " ") .. (" %.17g"):format(1.5 ^ 2.5))
