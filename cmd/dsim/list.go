@@ -70,7 +70,7 @@ func listAlgorithm(w io.Writer, s *algo.Spec) {
 	fmt.Fprintf(w, "  default topology: %s\n", s.Topology)
 	traced, untraced := largestN(s)
 	fmt.Fprintf(w, "  largest n: %d, %d with trace = false (about %s per process), under the default memory budget of %d MiB\n",
-		traced, untraced, perProcess(s, traced), script.DefaultMaxMemory>>20)
+		traced, untraced, perProcess(s, traced), script.CLI.Memory>>20)
 	for _, line := range strings.Split(strings.TrimSpace(s.Description), "\n") {
 		fmt.Fprintf(w, "  %s\n", strings.TrimSpace(line))
 	}
@@ -105,13 +105,13 @@ func listAlgorithm(w io.Writer, s *algo.Spec) {
 
 // largestNDoc says what the largest n of an algorithm is.
 var largestNDoc = fmt.Sprintf("the most processes sim.world admits on the algorithm's default topology under the default memory budget of %d MiB (dsim run --memory changes it), at most %d",
-	script.DefaultMaxMemory>>20, topo.MaxN)
+	script.CLI.Memory>>20, topo.MaxN)
 
 // largestN is the most processes a world of s can have under the CLI's
 // default memory budget, traced (as worlds are unless told otherwise) and
 // not.
 func largestN(s *algo.Spec) (traced, untraced int) {
-	return script.LargestN(s, script.DefaultMaxMemory, true), script.LargestN(s, script.DefaultMaxMemory, false)
+	return script.LargestN(s, script.CLI.Memory, true), script.LargestN(s, script.CLI.Memory, false)
 }
 
 // perProcess is the memory a traced world of n processes of s is

@@ -233,7 +233,7 @@ func TestList(t *testing.T) {
 		want = append(want, s.Name+" — "+s.Summary)
 		// The overview's line and the algorithm's own say how large a
 		// world fits the default memory budget, traced and not.
-		traced, untraced := script.LargestN(s, script.DefaultMaxMemory, true), script.LargestN(s, script.DefaultMaxMemory, false)
+		traced, untraced := script.LargestN(s, script.CLI.Memory, true), script.LargestN(s, script.CLI.Memory, false)
 		if traced < 1 || untraced < traced {
 			t.Errorf("%s: largest n %d traced, %d untraced", s.Name, traced, untraced)
 		}
@@ -270,7 +270,7 @@ func TestList(t *testing.T) {
 		t.Errorf("list NAME should show that algorithm only, got:\n%s", one)
 	}
 	cr, _ := algo.Lookup("election.changroberts")
-	if n := script.LargestN(cr, script.DefaultMaxMemory, true); !strings.Contains(one, fmt.Sprintf("\n  largest n: %d, ", n)) {
+	if n := script.LargestN(cr, script.CLI.Memory, true); !strings.Contains(one, fmt.Sprintf("\n  largest n: %d, ", n)) {
 		t.Errorf("list NAME should show the largest n, %d, got:\n%s", n, one)
 	}
 }

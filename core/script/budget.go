@@ -39,13 +39,6 @@ var (
 // benchmarks: nothing a machine would reach.
 var Unlimited = Limits{Instructions: 1 << 62, Memory: 1 << 40, MaxMemory: 1 << 40, MaxEvents: 1 << 62}
 
-// DefaultBudget and DefaultMaxMemory are the CLI's defaults, which a run
-// gets when its Options name no host.
-var (
-	DefaultBudget    = CLI.Instructions
-	DefaultMaxMemory = CLI.Memory
-)
-
 // MaxString is the longest string a script can build, in bytes: by
 // concatenation, string.rep, gsub, format, table.concat or anything else.
 // It bounds what one instruction allocates, so the memory guard, which

@@ -276,13 +276,7 @@ func TestElected(t *testing.T) {
 		{"elected off: no announcement", map[string]any{"elected": false}, nil},
 	} {
 		t.Run(c.rule, func(t *testing.T) {
-			cfg := map[string]any{"leader": 4, "watch": false}
-			for k, v := range c.cfg {
-				cfg[k] = v
-			}
-			w := world(t, algotest.IDs(4), cfg)
-			w.Crash(0, 1, 4)
-			w.Command(10, 2, "elect")
+			w := example1(t, c.cfg)
 			w.Run(0)
 			var got []string
 			for _, m := range w.Sends("ELECTED") {
@@ -295,6 +289,20 @@ func TestElected(t *testing.T) {
 			w.Elected(3)
 		})
 	}
+}
+
+// example1 is the notes' Example1 on the ring 1..4 with the config
+// overrides: P1 and P4 (the coordinator) crash, and P2 detects it at t=10.
+func example1(t *testing.T, overrides map[string]any) *algotest.World {
+	t.Helper()
+	cfg := map[string]any{"leader": 4, "watch": false}
+	for k, v := range overrides {
+		cfg[k] = v
+	}
+	w := world(t, algotest.IDs(4), cfg)
+	w.Crash(0, 1, 4)
+	w.Command(10, 2, "elect")
+	return w
 }
 
 // TestRecovery: after the notes' example (P1 and P4 down, P3 elected) a
@@ -320,13 +328,7 @@ func TestRecovery(t *testing.T) {
 		{"inquiry off: a recovered process starts an election", map[string]any{"inquiry": false}, 1, "INQUIRY  REPLY ", 10, 3},
 	} {
 		t.Run(c.rule, func(t *testing.T) {
-			cfg := map[string]any{"leader": 4, "watch": false}
-			for k, v := range c.cfg {
-				cfg[k] = v
-			}
-			w := world(t, algotest.IDs(4), cfg)
-			w.Crash(0, 1, 4)
-			w.Command(10, 2, "elect")
+			w := example1(t, c.cfg)
 			w.Recover(100, c.recover)
 			w.Run(0)
 			got := "INQUIRY " + algotest.Pairs(w.Sends("INQUIRY")) + " REPLY " + algotest.Pairs(w.Sends("REPLY"))
