@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // ParamType is the type of a configuration value.
@@ -58,10 +58,10 @@ type Spec struct {
 	State       []StateKey
 	// Messages are zero values of the message types, so scenarios can build
 	// hand-made messages by kind.
-	Messages   []sim.Message
+	Messages   []proc.Message
 	Properties []string // e.g. "election.agreement"
 	// New returns the node factory for a validated configuration.
-	New func(cfg Values) (sim.Factory, error)
+	New func(cfg Values) (proc.Factory, error)
 	// Memory is what one process of the algorithm holds, so that a world
 	// that would not fit the run's memory budget is refused before it is
 	// built. Required: Memory.Boot must be set.
@@ -127,7 +127,7 @@ func PerPeer(fixed, perPeer uint64) func(n int) uint64 {
 }
 
 // MapEntryBytes bounds what one entry of a Go map of small keys and values
-// (a map[sim.NodeID]int) costs, presized or grown: 21 to 37 bytes
+// (a map[proc.NodeID]int) costs, presized or grown: 21 to 37 bytes
 // measured, by how full its tables are.
 const MapEntryBytes = 40
 
@@ -194,8 +194,8 @@ func (v Values) Int(k string) int       { return v[k].(int) }
 func (v Values) Float(k string) float64 { return v[k].(float64) }
 func (v Values) Bool(k string) bool     { return v[k].(bool) }
 func (v Values) String(k string) string { return v[k].(string) }
-func (v Values) Time(k string) sim.Time { return sim.Time(v[k].(int)) }
-func (v Values) ID(k string) sim.NodeID { return sim.NodeID(v[k].(int)) }
+func (v Values) Time(k string) proc.Time { return proc.Time(v[k].(int)) }
+func (v Values) ID(k string) proc.NodeID { return proc.NodeID(v[k].(int)) }
 
 // Resolve checks user-given settings against the spec and fills defaults.
 // Errors name the offending key.

@@ -443,7 +443,7 @@ func TestQuiescenceIgnoresDeadTimers(t *testing.T) {
 func TestQuiescenceAfterCrashAndDetector(t *testing.T) {
 	mk := func(NodeID) Node {
 		return &fnNode{start: func(ctx Context) {
-			if !Recovered(ctx) {
+			if !ctx.Recovered() {
 				ctx.SetTimer(500, "lease")
 			}
 		}}

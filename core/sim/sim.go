@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"unsafe"
 
+	"dsim/core/proc"
 	"dsim/core/trace"
 )
 
@@ -48,16 +49,11 @@ const yieldEvery = 1 << 16
 // are moved to it, so that time arithmetic never overflows.
 const Forever Time = 1 << 62
 
-// MaxDelay bounds a timer's duration (about 35 years of milliseconds);
-// longer timers are shortened to it.
-const MaxDelay Duration = 1 << 40
-
-// MinID and MaxID bound process ids: they must survive a round trip through
-// the trace (where the lowest int32 marks "no process") and JSON readers
-// that hold numbers as float64.
+// MaxDelay, MinID and MaxID are the contract's bounds (see package proc).
 const (
-	MinID NodeID = -(1<<31 - 1)
-	MaxID NodeID = 1<<31 - 1
+	MaxDelay = proc.MaxDelay
+	MinID    = proc.MinID
+	MaxID    = proc.MaxID
 )
 
 // Observer receives every trace event as it happens. The event is reused

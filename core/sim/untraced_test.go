@@ -146,7 +146,7 @@ func TestUntracedCrashDropsMessagesInFlight(t *testing.T) {
 	mk := func(id NodeID) Node {
 		return &fnNode{
 			start: func(ctx Context) {
-				if id == 1 && !Recovered(ctx) {
+				if id == 1 && !ctx.Recovered() {
 					ctx.Send(2, ping{})
 				}
 			},

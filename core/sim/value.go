@@ -3,50 +3,12 @@ package sim
 import (
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
+
+	"dsim/core/proc"
 )
 
-// formatValue renders an observable or argument value the same way on every
-// platform (no %v of floats or maps).
-func formatValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "nil"
-	case string:
-		return strconv.Quote(x)
-	case bool:
-		return strconv.FormatBool(x)
-	case int:
-		return strconv.Itoa(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case NodeID:
-		return strconv.Itoa(int(x))
-	case Time:
-		return strconv.FormatInt(int64(x), 10)
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case []int:
-		return formatList(len(x), func(i int) string { return strconv.Itoa(x[i]) })
-	case []NodeID:
-		return formatList(len(x), func(i int) string { return strconv.Itoa(int(x[i])) })
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-func formatList(n int, at func(int) string) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(at(i))
-	}
-	b.WriteByte(']')
-	return b.String()
-}
+// formatValue is the contract's rendering of values.
+func formatValue(v any) string { return proc.FormatValue(v) }
 
 // sameValue compares two observable values, slices element by element.
 func sameValue(a, b any) bool {

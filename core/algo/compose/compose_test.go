@@ -154,7 +154,7 @@ func TestRecoveredSeesThroughLayers(t *testing.T) {
 
 type probe struct{ got *[]bool }
 
-func (p *probe) Start(ctx sim.Context)                        { *p.got = append(*p.got, sim.Recovered(ctx)) }
+func (p *probe) Start(ctx sim.Context)                        { *p.got = append(*p.got, ctx.Recovered()) }
 func (p *probe) Receive(sim.Context, sim.NodeID, sim.Message) {}
 func (p *probe) Timer(sim.Context, string)                    {}
 func (p *probe) Command(sim.Context, string, sim.Args) error  { return nil }

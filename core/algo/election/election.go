@@ -1,7 +1,7 @@
 // Package election holds what the election algorithms share: the roles and
 // state keys the playground colours by, the configuration keys they have in
-// common, the ring successor that skips processes the failure detector
-// suspects, and the behaviour every ring process has on boot, recovery,
+// common, the walk round the ring that a message bound for its owner takes,
+// and the behaviour every ring process has on boot, recovery,
 // suspicion of its coordinator and restart. The algorithms themselves live
 // in the sub-packages bully, activelist, changroberts and ring.
 package election
@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"dsim/core/algo"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Roles, the values of the "role" state key.
@@ -24,7 +24,7 @@ const (
 )
 
 // None is the value of an id configuration key that names no process.
-const None sim.NodeID = -1
+const None proc.NodeID = -1
 
 // Properties are what every election algorithm promises: at quiescence the
 // live processes agree on one coordinator, and it is the highest live id.
@@ -55,8 +55,8 @@ func BootParams() []algo.Param {
 
 // Boot is the configuration BootParams describe.
 type Boot struct {
-	Leader sim.NodeID
-	Start  sim.NodeID
+	Leader proc.NodeID
+	Start  proc.NodeID
 }
 
 // BootFrom reads the boot keys from resolved values.
@@ -75,7 +75,7 @@ func (b Boot) Validate() error {
 
 // CheckCommand rejects a command name outside known, and any arguments:
 // the election commands take none.
-func CheckCommand(name string, args sim.Args, known ...string) error {
+func CheckCommand(name string, args proc.Args, known ...string) error {
 	if !slices.Contains(known, name) {
 		return fmt.Errorf("unknown command %q (known: %s)", name, strings.Join(known, ", "))
 	}
@@ -85,31 +85,14 @@ func CheckCommand(name string, args sim.Args, known ...string) error {
 	return nil
 }
 
-// Successor is the ring process that messages go to: the first process after
-// this one in ring order that the failure detector does not suspect. It is
-// this process itself when it suspects every other one, so a lone survivor
-// still completes its election.
-func Successor(ctx sim.Context) sim.NodeID {
-	if id, ok := sim.QuickSuccessor(ctx); ok {
-		return id
+// Toward returns the Context's Successor for a message that travels round
+// the ring until it is back at owner. ok is false when that would skip
+// owner because the detector suspects it: the message could then only
+// circle, so the caller drops it.
+func Toward(ctx proc.Context, owner proc.NodeID) (next proc.NodeID, ok bool) {
+	if !ctx.Suspected(owner) { // the walk to the successor cannot skip owner
+		return ctx.Successor(), true
 	}
-	next, _ := walk(ctx, ctx.Self())
-	return next
-}
-
-// Toward returns the Successor for a message that travels round the ring
-// until it is back at owner. ok is false when the walk would skip owner
-// because the detector suspects it: the message could then only circle, so
-// the caller drops it.
-func Toward(ctx sim.Context, owner sim.NodeID) (next sim.NodeID, ok bool) {
-	if id, ok := sim.QuickSuccessor(ctx); ok {
-		return id, true
-	}
-	return walk(ctx, owner)
-}
-
-// walk is Toward asking ctx.
-func walk(ctx sim.Context, owner sim.NodeID) (next sim.NodeID, ok bool) {
 	n := ctx.N()
 	for d := 1; d < n; d++ {
 		id := ctx.Neighbor(d)

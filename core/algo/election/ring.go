@@ -2,10 +2,9 @@ package election
 
 import (
 	"fmt"
-	"slices"
 
 	"dsim/core/algo"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // The ring texts assume no failures during an election. What the ring
@@ -58,72 +57,15 @@ func RingParams() []algo.Param {
 }
 
 // RingConfig is the configuration RingParams describe. The processes of a
-// world share their algorithm's one RingConfig.
+// world share their algorithm's one RingConfig, which nobody changes.
 type RingConfig struct {
 	Boot
-	Hop     sim.Duration
+	Hop     proc.Duration
 	Restart bool
 	Watch   bool
 	// WatchAll makes every process that suspects the coordinator start an
 	// election, not only the coordinator's first live successor.
 	WatchAll bool
-	// leader is the "leader" state value set last, boxed: after an election
-	// every process sets the same one, and boxing the id for each process
-	// would cost an allocation apiece (a million in the benchmark).
-	leader struct {
-		id  sim.NodeID
-		box any
-	}
-	// top is the highest process id, and ids every process id sorted,
-	// each found when first needed: see Beyond and IsProcess.
-	top struct {
-		known bool
-		id    sim.NodeID
-	}
-	ids []sim.NodeID
-}
-
-// Beyond reports whether id is above every process id: only a hand-made
-// message names such an id. A ring message naming a higher id than the
-// receiver's passes on until it is back at that id's process, and every
-// process is lower than this one: it would circle for ever.
-func (c *RingConfig) Beyond(ctx sim.Context, id sim.NodeID) bool {
-	if !c.top.known {
-		c.findTop(ctx)
-	}
-	return id > c.top.id
-}
-
-// findTop finds the highest process id, once per world: the processes of
-// a world share their configuration. It walks the ring rather than read
-// ctx.Peers, which would make the kernel build a list of 2n ids that a
-// ring algorithm never needs otherwise.
-func (c *RingConfig) findTop(ctx sim.Context) {
-	top := ctx.Self()
-	for d := 1; d < ctx.N(); d++ {
-		top = max(top, ctx.Neighbor(d))
-	}
-	c.top.known, c.top.id = true, top
-}
-
-// IsProcess reports whether id is a process of the world, for the rules
-// that pick a coordinator from ids a message carries: a hand-made message
-// can carry any.
-func (c *RingConfig) IsProcess(ctx sim.Context, id sim.NodeID) bool {
-	if c.ids == nil {
-		c.ids = append(slices.Clone(ctx.Peers()), ctx.Self())
-		slices.Sort(c.ids)
-	}
-	_, found := slices.BinarySearch(c.ids, id)
-	return found
-}
-
-// leaderValue returns id as a state value, boxed once per new leader.
-func (c *RingConfig) leaderValue(id sim.NodeID) any {
-	if c.leader.box == nil || c.leader.id != id {
-		c.leader.id, c.leader.box = id, id
-	}
-	return c.leader.box
 }
 
 // RingConfigFrom reads the shared ring keys from resolved values.
@@ -134,12 +76,12 @@ func RingConfigFrom(v algo.Values) RingConfig {
 // RingFactory validates the shared ring keys of v and returns a factory of
 // nodes made by mk, all sharing one configuration: the registry entry of a
 // ring algorithm whose configuration is exactly these keys.
-func RingFactory(v algo.Values, mk func(cfg *RingConfig) sim.Node) (sim.Factory, error) {
+func RingFactory(v algo.Values, mk func(cfg *RingConfig) proc.Node) (proc.Factory, error) {
 	c := RingConfigFrom(v)
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return func(sim.NodeID) sim.Node { return mk(&c) }, nil
+	return func(proc.NodeID) proc.Node { return mk(&c) }, nil
 }
 
 // Validate checks the shared ring keys.
@@ -156,25 +98,22 @@ func (c RingConfig) Validate() error {
 // Elector is a ring algorithm as the shared behaviour sees it.
 type Elector interface {
 	// Elect starts an election at this process, or starts it again.
-	Elect(ctx sim.Context)
+	Elect(ctx proc.Context)
 }
 
 // Rejoiner is an Elector with its own rule for a recovered process that the
 // detector trusts again and that knows no coordinator yet; without it, the
 // process starts an election.
 type Rejoiner interface {
-	Rejoin(ctx sim.Context)
+	Rejoin(ctx proc.Context)
 }
 
 // Ring is the state and behaviour every ring process shares: its role, the
 // coordinator it knows, and the timers above. Algorithms embed it and call
 // its methods from their own handlers.
-//
-// It is kept to 16 bytes (the leader as int32, which process ids fit, and
-// the role as a number): a million of them are walked in the benchmarks.
 type Ring struct {
 	Cfg    *RingConfig
-	leader int32
+	leader proc.NodeID
 	role   role
 	known  bool
 	armed  bool // the restart timer is pending
@@ -183,7 +122,7 @@ type Ring struct {
 }
 
 // role numbers the roles; 0 is "not yet set".
-type role uint8
+type role int
 
 const (
 	noRole role = iota
@@ -192,15 +131,14 @@ const (
 	followerRole
 )
 
-// roleValues are the "role" state values, made once so that setting the
-// role does not box a string each time.
+// roleValues are the "role" state values.
 var roleValues = [...]any{leaderRole: Leader, candidateRole: Candidate, followerRole: Follower}
 
 // Start runs at boot and on recovery. At boot a process knows the
 // configured coordinator, if any, and starts an election if it is the
 // configured initiator or initiate says so; a recovered process rejoins.
-func (r *Ring) Start(ctx sim.Context, e Elector, initiate bool) {
-	if sim.Recovered(ctx) {
+func (r *Ring) Start(ctx proc.Context, e Elector, initiate bool) {
+	if ctx.Recovered() {
 		r.setRole(ctx, followerRole)
 		r.rejoin(ctx, e)
 		return
@@ -216,7 +154,7 @@ func (r *Ring) Start(ctx sim.Context, e Elector, initiate bool) {
 	}
 }
 
-func (r *Ring) rejoin(ctx sim.Context, e Elector) {
+func (r *Ring) rejoin(ctx proc.Context, e Elector) {
 	if ctx.Suspected(ctx.Self()) {
 		ctx.SetTimer(r.Cfg.Hop, RejoinTimer)
 		return
@@ -232,7 +170,7 @@ func (r *Ring) rejoin(ctx sim.Context, e Elector) {
 }
 
 // Timer handles the shared timers, the only ones ring processes set.
-func (r *Ring) Timer(ctx sim.Context, tag string, e Elector) {
+func (r *Ring) Timer(ctx proc.Context, tag string, e Elector) {
 	switch tag {
 	case RejoinTimer:
 		r.rejoin(ctx, e)
@@ -242,7 +180,7 @@ func (r *Ring) Timer(ctx sim.Context, tag string, e Elector) {
 		e.Elect(ctx)
 	case WatchTimer:
 		r.watching = false
-		if lead := sim.NodeID(r.leader); r.known && !r.Electing() && lead != ctx.Self() && ctx.Suspected(lead) {
+		if lead := r.leader; r.known && !r.Electing() && lead != ctx.Self() && ctx.Suspected(lead) {
 			ctx.Log("coordinator %d is still suspected and no election has reached this process: starting one", lead)
 			e.Elect(ctx)
 		}
@@ -258,11 +196,11 @@ func (r *Ring) Timer(ctx sim.Context, tag string, e Elector) {
 // no election has reached it 3·n·hop ticks later and it still follows the
 // suspected coordinator, it starts one, as the successor may have been in
 // an election that ended without it.
-func (r *Ring) Suspect(ctx sim.Context, id sim.NodeID, e Elector) {
+func (r *Ring) Suspect(ctx proc.Context, id proc.NodeID, e Elector) {
 	if !r.Cfg.Watch || !r.known || r.Electing() {
 		return
 	}
-	lead := sim.NodeID(r.leader)
+	lead := r.leader
 	if r.Cfg.WatchAll {
 		if id != lead {
 			return
@@ -272,7 +210,7 @@ func (r *Ring) Suspect(ctx sim.Context, id sim.NodeID, e Elector) {
 	} else if !watches(ctx, lead) {
 		if r.Cfg.Restart && !r.watching {
 			r.watching = true
-			ctx.SetTimer(sim.Duration(3*ctx.N())*r.Cfg.Hop, WatchTimer)
+			ctx.SetTimer(proc.Duration(3*ctx.N())*r.Cfg.Hop, WatchTimer)
 		}
 		return
 	}
@@ -283,7 +221,7 @@ func (r *Ring) Suspect(ctx sim.Context, id sim.NodeID, e Elector) {
 // watches reports whether this process is the first one after lead in ring
 // order that the detector does not suspect: the one lead's messages would
 // reach, which notices that it does not respond.
-func watches(ctx sim.Context, lead sim.NodeID) bool {
+func watches(ctx proc.Context, lead proc.NodeID) bool {
 	for d := 1; d < ctx.N(); d++ {
 		switch id := ctx.Neighbor(-d); {
 		case id == lead:
@@ -302,7 +240,7 @@ func (r *Ring) Leading() bool { return r.role == leaderRole }
 func (r *Ring) Electing() bool { return r.role == candidateRole }
 
 // setRole records the role.
-func (r *Ring) setRole(ctx sim.Context, to role) {
+func (r *Ring) setRole(ctx proc.Context, to role) {
 	if r.role != to {
 		r.role = to
 		ctx.Set("role", roleValues[to])
@@ -313,25 +251,25 @@ func (r *Ring) setRole(ctx sim.Context, to role) {
 // restart timer. A process already in the election with the timer armed
 // (or none wanted) does nothing, and is told so without a call: every
 // forwarded ELECTION asks.
-func (r *Ring) Candidate(ctx sim.Context) {
+func (r *Ring) Candidate(ctx proc.Context) {
 	if r.role != candidateRole || r.Cfg.Restart && !r.armed {
 		r.candidate(ctx)
 	}
 }
 
-func (r *Ring) candidate(ctx sim.Context) {
+func (r *Ring) candidate(ctx proc.Context) {
 	r.setRole(ctx, candidateRole)
 	r.unwatch(ctx)
 	if r.Cfg.Restart && !r.armed {
 		r.armed = true
-		ctx.SetTimer(sim.Duration(3*ctx.N())*r.Cfg.Hop, RestartTimer)
+		ctx.SetTimer(proc.Duration(3*ctx.N())*r.Cfg.Hop, RestartTimer)
 	}
 }
 
 // Follow records id as the coordinator: the election is over here.
-func (r *Ring) Follow(ctx sim.Context, id sim.NodeID) {
-	r.leader, r.known = int32(id), true
-	ctx.Set("leader", r.Cfg.leaderValue(id))
+func (r *Ring) Follow(ctx proc.Context, id proc.NodeID) {
+	r.leader, r.known = id, true
+	ctx.Set("leader", id)
 	if id == ctx.Self() {
 		r.setRole(ctx, leaderRole)
 	} else {
@@ -345,7 +283,7 @@ func (r *Ring) Follow(ctx sim.Context, id sim.NodeID) {
 }
 
 // unwatch cancels the watch timer: an election has reached this process.
-func (r *Ring) unwatch(ctx sim.Context) {
+func (r *Ring) unwatch(ctx proc.Context) {
 	if r.watching {
 		r.watching = false
 		ctx.CancelTimer(WatchTimer)
@@ -359,8 +297,8 @@ func (r *Ring) unwatch(ctx sim.Context) {
 // An announcement lower than the coordinator this process already follows,
 // which the detector does not suspect, is a late one from an older election
 // (messages can overtake each other): it is dropped.
-func (r *Ring) Accepts(ctx sim.Context, id sim.NodeID, e Elector) bool {
-	if lead := sim.NodeID(r.leader); r.known && id < lead && lead != ctx.Self() && !ctx.Suspected(lead) {
+func (r *Ring) Accepts(ctx proc.Context, id proc.NodeID, e Elector) bool {
+	if lead := r.leader; r.known && id < lead && lead != ctx.Self() && !ctx.Suspected(lead) {
 		ctx.Log("announced coordinator %d is older news than %d: dropped", id, lead)
 		return false
 	}

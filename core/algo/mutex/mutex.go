@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"dsim/core/algo"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // The values of the "cs" state key: Coulouris's RELEASED, WANTED and HELD.
@@ -75,10 +75,10 @@ type Protocol interface {
 	// Want runs the algorithm's request rule. The state is already Wanted;
 	// the algorithm calls CS.Enter when the process may enter, possibly at
 	// once.
-	Want(ctx sim.Context)
+	Want(ctx proc.Context)
 	// Exit runs the algorithm's release rule; the state is already
 	// Released.
-	Exit(ctx sim.Context)
+	Exit(ctx proc.Context)
 }
 
 // CS is the user side of a mutual exclusion process: its state with respect
@@ -87,13 +87,13 @@ type Protocol interface {
 // and Timer calls through it.
 type CS struct {
 	state   string
-	dur     sim.Duration   // of the current request; 0: until the release command
-	backlog []sim.Duration // durations of the requests waiting behind it
+	dur     proc.Duration   // of the current request; 0: until the release command
+	backlog []proc.Duration // durations of the requests waiting behind it
 }
 
 // Start publishes the initial state. Call it from the algorithm's Start: a
 // recovered process starts Released, with its requests forgotten.
-func (c *CS) Start(ctx sim.Context) {
+func (c *CS) Start(ctx proc.Context) {
 	c.state, c.dur, c.backlog = "", 0, nil
 	c.set(ctx, Released)
 }
@@ -107,14 +107,14 @@ func (c *CS) Wanted() bool { return c.state == Wanted }
 // Held reports whether the process is in the critical section.
 func (c *CS) Held() bool { return c.state == Held }
 
-func (c *CS) set(ctx sim.Context, s string) {
+func (c *CS) set(ctx proc.Context, s string) {
 	c.state = s
 	ctx.Set(KeyCS, s)
 }
 
 // Enter puts a Wanted process in the critical section and, when its request
 // gave a duration, arms the timer that ends it.
-func (c *CS) Enter(ctx sim.Context) {
+func (c *CS) Enter(ctx proc.Context) {
 	if c.state != Wanted {
 		panic(fmt.Sprintf("mutex: process %d entering the critical section from state %q", ctx.Self(), c.state))
 	}
@@ -126,7 +126,7 @@ func (c *CS) Enter(ctx sim.Context) {
 
 // Command handles request and release; it rejects any other name so that
 // algorithms without commands of their own can return it directly.
-func (c *CS) Command(ctx sim.Context, p Protocol, name string, args sim.Args) error {
+func (c *CS) Command(ctx proc.Context, p Protocol, name string, args proc.Args) error {
 	switch name {
 	case "request":
 		d, err := duration(args)
@@ -158,7 +158,7 @@ func (c *CS) Command(ctx sim.Context, p Protocol, name string, args sim.Args) er
 	return fmt.Errorf("unknown command %q (known: %s)", name, strings.Join(names, ", "))
 }
 
-func duration(args sim.Args) (sim.Duration, error) {
+func duration(args proc.Args) (proc.Duration, error) {
 	for k := range args {
 		if k != "duration" {
 			return 0, fmt.Errorf("command \"request\" takes only duration=<ticks>, got %s", args)
@@ -171,11 +171,11 @@ func duration(args sim.Args) (sim.Duration, error) {
 	if d < 0 {
 		return 0, fmt.Errorf("request: duration must be positive (or absent: until release), got %d", d)
 	}
-	return sim.Duration(d), nil
+	return proc.Duration(d), nil
 }
 
 // Timer handles the exit timer and reports whether tag was it.
-func (c *CS) Timer(ctx sim.Context, p Protocol, tag string) bool {
+func (c *CS) Timer(ctx proc.Context, p Protocol, tag string) bool {
 	if tag != TimerExit {
 		return false
 	}
@@ -187,7 +187,7 @@ func (c *CS) Timer(ctx sim.Context, p Protocol, tag string) bool {
 
 // leave ends the critical section, runs the release rule, then serves the
 // next request of the backlog.
-func (c *CS) leave(ctx sim.Context, p Protocol) {
+func (c *CS) leave(ctx proc.Context, p Protocol) {
 	c.set(ctx, Released)
 	p.Exit(ctx)
 	if len(c.backlog) > 0 && c.state == Released {
@@ -198,7 +198,7 @@ func (c *CS) leave(ctx sim.Context, p Protocol) {
 	}
 }
 
-func (c *CS) want(ctx sim.Context, p Protocol, d sim.Duration) {
+func (c *CS) want(ctx proc.Context, p Protocol, d proc.Duration) {
 	c.dur = d
 	c.set(ctx, Wanted)
 	p.Want(ctx)
@@ -228,7 +228,7 @@ func (c *Clock) Witness(ts int) {
 // timestamped algorithms serve requests.
 type Stamp struct {
 	TS int        `json:"ts"`
-	ID sim.NodeID `json:"id"`
+	ID proc.NodeID `json:"id"`
 }
 
 // Less orders stamps by timestamp, then by id.

@@ -11,12 +11,12 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/election"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Elect is the text's elect(i), numbered with the election it belongs to.
 type Elect struct {
-	ID    sim.NodeID `json:"id"`
+	ID    proc.NodeID `json:"id"`
 	Round int        `json:"round"`
 }
 
@@ -25,7 +25,7 @@ func (Elect) Kind() string { return "ELECT" }
 // Elected is the lecture notes' "Elected(P3)": the coordinator a process
 // chose in case c, sent to its right neighbour.
 type Elected struct {
-	ID    sim.NodeID `json:"id"`
+	ID    proc.NodeID `json:"id"`
 	Round int        `json:"round"`
 }
 
@@ -34,7 +34,7 @@ func (Elected) Kind() string { return "ELECTED" }
 // Inquiry is the textbook's inquiry message of a recovering process,
 // forwarded round the ring to the coordinator.
 type Inquiry struct {
-	Origin sim.NodeID `json:"origin"`
+	Origin proc.NodeID `json:"origin"`
 }
 
 func (Inquiry) Kind() string { return "INQUIRY" }
@@ -43,8 +43,8 @@ func (Inquiry) Kind() string { return "INQUIRY" }
 // round the ring to the process that inquired; it also carries the round
 // of the election that chose it.
 type Reply struct {
-	ID    sim.NodeID `json:"id"`
-	To    sim.NodeID `json:"to"`
+	ID    proc.NodeID `json:"id"`
+	To    proc.NodeID `json:"to"`
 	Round int        `json:"round"`
 }
 
@@ -82,14 +82,14 @@ Where the texts are silent: (1) "the first elect message of this election" needs
 		State: append(append([]algo.StateKey(nil), election.StateKeys...),
 			algo.StateKey{Key: "active", Doc: "the active list: the ids this process has seen in the current election"},
 			algo.StateKey{Key: "round", Doc: "the number of the election this process last took part in"}),
-		Messages:   []sim.Message{Elect{}, Elected{}, Inquiry{}, Reply{}},
+		Messages:   []proc.Message{Elect{}, Elected{}, Inquiry{}, Reply{}},
 		Properties: election.Properties,
-		New: func(v algo.Values) (sim.Factory, error) {
+		New: func(v algo.Values) (proc.Factory, error) {
 			c := Config{RingConfig: election.RingConfigFrom(v), Elected: v.Bool("elected"), Inquiry: v.Bool("inquiry")}
 			if err := c.Validate(); err != nil {
 				return nil, err
 			}
-			return func(sim.NodeID) sim.Node { return &node{Ring: election.Ring{Cfg: &c.RingConfig}, cfg: &c} }, nil
+			return func(proc.NodeID) proc.Node { return &node{Ring: election.Ring{Cfg: &c.RingConfig}, cfg: &c} }, nil
 		},
 		// An election leaves every process with its own complete active list (kept
 		// and published: n² in the world); the restart timers of small worlds fall
@@ -102,24 +102,24 @@ type node struct {
 	election.Ring
 	cfg    *Config
 	round  int
-	active []sim.NodeID
+	active []proc.NodeID
 	// to is where this process last sent a message of round sentIn: if
 	// a process before it comes back within the round, it missed messages.
-	to     sim.NodeID
+	to     proc.NodeID
 	sentIn int
 	// inquiring: this recovered process waits for the Reply to its Inquiry.
 	inquiring bool
 }
 
-func (p *node) Start(ctx sim.Context) { p.Ring.Start(ctx, p, false) }
+func (p *node) Start(ctx proc.Context) { p.Ring.Start(ctx, p, false) }
 
 // Elect starts a new election: a new round with the active list [i].
-func (p *node) Elect(ctx sim.Context) { p.join(ctx, p.round+1, ctx.Self()) }
+func (p *node) Elect(ctx proc.Context) { p.join(ctx, p.round+1, ctx.Self()) }
 
 // join takes part in round r from its start: the active list is [j, i]
 // (just [i] when this process starts it), and elect(i) goes out followed by
 // elect(j).
-func (p *node) join(ctx sim.Context, r int, j sim.NodeID) {
+func (p *node) join(ctx proc.Context, r int, j proc.NodeID) {
 	self := ctx.Self()
 	p.endInquiry(ctx)
 	p.round = r
@@ -137,7 +137,7 @@ func (p *node) join(ctx sim.Context, r int, j sim.NodeID) {
 	}
 }
 
-func (p *node) send(ctx sim.Context, m Elect) {
+func (p *node) send(ctx proc.Context, m Elect) {
 	next, ok := election.Toward(ctx, m.ID)
 	if !ok {
 		ctx.Log("elect(%d) dropped: %d is suspected", m.ID, m.ID)
@@ -153,7 +153,7 @@ func (p *node) send(ctx sim.Context, m Elect) {
 }
 
 // closer reports whether a comes before b walking the ring from here.
-func closer(ctx sim.Context, a, b sim.NodeID) bool {
+func closer(ctx proc.Context, a, b proc.NodeID) bool {
 	for d := 1; d < ctx.N(); d++ {
 		switch ctx.Neighbor(d) {
 		case a:
@@ -165,7 +165,7 @@ func closer(ctx sim.Context, a, b sim.NodeID) bool {
 	return false
 }
 
-func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, _ proc.NodeID, m proc.Message) {
 	switch msg := m.(type) {
 	case Elect:
 		p.elect(ctx, msg)
@@ -180,7 +180,7 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 }
 
 // elect is the rule for elect(j): cases a, b and c.
-func (p *node) elect(ctx sim.Context, msg Elect) {
+func (p *node) elect(ctx proc.Context, msg Elect) {
 	self := ctx.Self()
 	switch {
 	case msg.Round > p.round: // a: the first elect message of this election
@@ -211,18 +211,18 @@ func (p *node) elect(ctx sim.Context, msg Elect) {
 
 // complete is case c: the largest number in the active list is the
 // coordinator.
-func (p *node) complete(ctx sim.Context) {
+func (p *node) complete(ctx proc.Context) {
 	best := ctx.Self()
 	for _, id := range p.active {
 		// A hand-made elect(j) may name an id of no process, which
 		// cannot be the coordinator.
-		if id > best && !ctx.Suspected(id) && p.Cfg.IsProcess(ctx, id) {
+		if id > best && !ctx.Suspected(id) && ctx.IsProcess(id) {
 			best = id
 		}
 	}
 	ctx.Log("own elect is back: the active list %v is complete, %d is the coordinator", p.active, best)
 	p.Follow(ctx, best)
-	if next := election.Successor(ctx); p.cfg.Elected && next != ctx.Self() {
+	if next := ctx.Successor(); p.cfg.Elected && next != ctx.Self() {
 		ctx.Send(next, Elected{ID: best, Round: p.round})
 	}
 }
@@ -230,7 +230,7 @@ func (p *node) complete(ctx sim.Context) {
 // Rejoin is the rule of a recovered process the detector trusts again: it
 // sends an inquiry round the ring to the coordinator, or with inquiry off
 // starts an election.
-func (p *node) Rejoin(ctx sim.Context) {
+func (p *node) Rejoin(ctx proc.Context) {
 	if !p.cfg.Inquiry {
 		ctx.Log("recovered and trusted again: starting an election")
 		p.Elect(ctx)
@@ -239,14 +239,14 @@ func (p *node) Rejoin(ctx sim.Context) {
 	ctx.Log("recovered and trusted again: sending an inquiry round the ring to the coordinator")
 	p.inquiring = true
 	if p.Cfg.Restart {
-		ctx.SetTimer(sim.Duration(3*ctx.N())*p.Cfg.Hop, InquiryTimer)
+		ctx.SetTimer(proc.Duration(3*ctx.N())*p.Cfg.Hop, InquiryTimer)
 	}
-	ctx.Send(election.Successor(ctx), Inquiry{Origin: ctx.Self()})
+	ctx.Send(ctx.Successor(), Inquiry{Origin: ctx.Self()})
 }
 
 // endInquiry stops waiting for a Reply: this process has joined an election
 // or has its answer.
-func (p *node) endInquiry(ctx sim.Context) {
+func (p *node) endInquiry(ctx proc.Context) {
 	if p.inquiring {
 		p.inquiring = false
 		if p.Cfg.Restart {
@@ -257,7 +257,7 @@ func (p *node) endInquiry(ctx sim.Context) {
 
 // inquiry forwards an Inquiry to the coordinator, which replies with its
 // number; back at the inquirer, it found none.
-func (p *node) inquiry(ctx sim.Context, msg Inquiry) {
+func (p *node) inquiry(ctx proc.Context, msg Inquiry) {
 	self := ctx.Self()
 	switch {
 	case msg.Origin == self:
@@ -265,7 +265,7 @@ func (p *node) inquiry(ctx sim.Context, msg Inquiry) {
 			ctx.Log("own inquiry is back: no coordinator answered, starting an election")
 			p.Elect(ctx)
 		}
-	case !p.Cfg.IsProcess(ctx, msg.Origin):
+	case !ctx.IsProcess(msg.Origin):
 		ctx.Log("inquiry of %d dropped: %d is no process", msg.Origin, msg.Origin)
 	case p.Leading():
 		p.toward(ctx, msg.Origin, Reply{ID: self, To: msg.Origin, Round: p.round})
@@ -276,17 +276,17 @@ func (p *node) inquiry(ctx sim.Context, msg Inquiry) {
 
 // reply forwards a Reply to the inquirer, which follows the coordinator it
 // names unless that one is lower than itself or suspected.
-func (p *node) reply(ctx sim.Context, msg Reply) {
+func (p *node) reply(ctx proc.Context, msg Reply) {
 	switch {
 	case msg.To != ctx.Self():
-		if p.Cfg.IsProcess(ctx, msg.To) {
+		if ctx.IsProcess(msg.To) {
 			p.toward(ctx, msg.To, msg)
 		} else {
 			ctx.Log("reply to %d dropped: %d is no process", msg.To, msg.To)
 		}
 	case !p.inquiring:
 		ctx.Log("reply from %d dropped: no inquiry is under way", msg.ID)
-	case !p.Cfg.IsProcess(ctx, msg.ID):
+	case !ctx.IsProcess(msg.ID):
 		ctx.Log("reply from %d dropped: %d is no process", msg.ID, msg.ID)
 	default:
 		p.endInquiry(ctx)
@@ -303,7 +303,7 @@ func (p *node) reply(ctx sim.Context, msg Reply) {
 
 // toward sends m on round the ring to owner, unless the walk would skip
 // owner: it could then only circle.
-func (p *node) toward(ctx sim.Context, owner sim.NodeID, m sim.Message) {
+func (p *node) toward(ctx proc.Context, owner proc.NodeID, m proc.Message) {
 	if next, ok := election.Toward(ctx, owner); ok {
 		ctx.Send(next, m)
 	} else {
@@ -311,7 +311,7 @@ func (p *node) toward(ctx sim.Context, owner sim.NodeID, m sim.Message) {
 	}
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) {
+func (p *node) Timer(ctx proc.Context, tag string) {
 	if tag == InquiryTimer {
 		if p.inquiring {
 			ctx.Log("no reply to the inquiry within 3·n·hop ticks: starting an election")
@@ -322,9 +322,9 @@ func (p *node) Timer(ctx sim.Context, tag string) {
 	p.Ring.Timer(ctx, tag, p)
 }
 
-func (p *node) Suspect(ctx sim.Context, id sim.NodeID) { p.Ring.Suspect(ctx, id, p) }
+func (p *node) Suspect(ctx proc.Context, id proc.NodeID) { p.Ring.Suspect(ctx, id, p) }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	if err := election.CheckCommand(name, args, "elect"); err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/election"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Election is sent to every process with a higher number: "Pi has started an
@@ -24,7 +24,7 @@ func (Answer) Kind() string { return "ANSWER" }
 
 // Coordinator is "Pj is the new coordinator".
 type Coordinator struct {
-	ID sim.NodeID `json:"id"`
+	ID proc.NodeID `json:"id"`
 }
 
 func (Coordinator) Kind() string { return "COORDINATOR" }
@@ -57,9 +57,9 @@ const (
 // Config is the algorithm's configuration.
 type Config struct {
 	election.Boot
-	T     sim.Duration // wait for an ANSWER, and for the coordinator's REPLY
-	T2    sim.Duration // T': after an ANSWER, wait for a COORDINATOR
-	Probe sim.Duration // period of the automatic PROBE to the coordinator; 0: off
+	T     proc.Duration // wait for an ANSWER, and for the coordinator's REPLY
+	T2    proc.Duration // T': after an ANSWER, wait for a COORDINATOR
+	Probe proc.Duration // period of the automatic PROBE to the coordinator; 0: off
 }
 
 func (c Config) validate() error {
@@ -93,14 +93,14 @@ Where the texts are silent: the probe command (and, with probe > 0, a timer ever
 			{Name: "probe", Doc: "send PROBE (the request) to the coordinator; no REPLY within T starts an election"},
 		},
 		State:      election.StateKeys,
-		Messages:   []sim.Message{Election{}, Answer{}, Coordinator{}, Probe{}, Reply{}},
+		Messages:   []proc.Message{Election{}, Answer{}, Coordinator{}, Probe{}, Reply{}},
 		Properties: election.Properties,
-		New: func(v algo.Values) (sim.Factory, error) {
+		New: func(v algo.Values) (proc.Factory, error) {
 			c := Config{Boot: election.BootFrom(v), T: v.Time("T"), T2: v.Time("T2"), Probe: v.Time("probe")}
 			if err := c.validate(); err != nil {
 				return nil, err
 			}
-			return func(sim.NodeID) sim.Node { return &node{cfg: &c} }, nil
+			return func(proc.NodeID) proc.Node { return &node{cfg: &c} }, nil
 		},
 		// An election from below sends ELECTION and ANSWER between nearly every
 		// pair, most of them in flight at once: n² messages in the world.
@@ -120,17 +120,17 @@ const (
 type node struct {
 	cfg    *Config
 	role   string
-	leader sim.NodeID
+	leader proc.NodeID
 	known  bool
 	phase  phase
 	asking bool // a PROBE is waiting for its REPLY
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	if p.cfg.Probe > 0 {
 		ctx.SetTimer(p.cfg.Probe, timerProbe)
 	}
-	if sim.Recovered(ctx) {
+	if ctx.Recovered() {
 		ctx.Log("recovered: running the election algorithm")
 		p.elect(ctx)
 		return
@@ -145,14 +145,14 @@ func (p *node) Start(ctx sim.Context) {
 	}
 }
 
-func (p *node) setRole(ctx sim.Context, role string) {
+func (p *node) setRole(ctx proc.Context, role string) {
 	if p.role != role {
 		p.role = role
 		ctx.Set("role", role)
 	}
 }
 
-func (p *node) follow(ctx sim.Context, id sim.NodeID) {
+func (p *node) follow(ctx proc.Context, id proc.NodeID) {
 	p.leader, p.known = id, true
 	ctx.Set("leader", id)
 	if id == ctx.Self() {
@@ -168,7 +168,7 @@ func (p *node) follow(ctx sim.Context, id sim.NodeID) {
 
 // elect sends ELECTION to every higher process and waits T; with none
 // higher it wins at once.
-func (p *node) elect(ctx sim.Context) {
+func (p *node) elect(ctx proc.Context) {
 	p.setRole(ctx, election.Candidate)
 	ctx.CancelTimer(timerT2)
 	self := ctx.Self()
@@ -188,7 +188,7 @@ func (p *node) elect(ctx sim.Context) {
 }
 
 // win makes this process the coordinator and tells every lower process.
-func (p *node) win(ctx sim.Context) {
+func (p *node) win(ctx proc.Context) {
 	self := ctx.Self()
 	p.follow(ctx, self)
 	for _, id := range ctx.Peers() {
@@ -198,7 +198,7 @@ func (p *node) win(ctx sim.Context) {
 	}
 }
 
-func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	self := ctx.Self()
 	switch msg := m.(type) {
 	case Election:
@@ -236,7 +236,7 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 	}
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) {
+func (p *node) Timer(ctx proc.Context, tag string) {
 	switch tag {
 	case timerT:
 		if p.phase == waitAnswer {
@@ -261,7 +261,7 @@ func (p *node) Timer(ctx sim.Context, tag string) {
 }
 
 // probe sends PROBE to the coordinator and waits T for the REPLY.
-func (p *node) probe(ctx sim.Context) {
+func (p *node) probe(ctx proc.Context) {
 	if p.role != election.Follower || p.asking {
 		return
 	}
@@ -275,7 +275,7 @@ func (p *node) probe(ctx sim.Context) {
 	ctx.SetTimer(p.cfg.T, timerReply)
 }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	if err := election.CheckCommand(name, args, "elect", "probe"); err != nil {
 		return err
 	}

@@ -7,19 +7,19 @@ package changroberts
 import (
 	"dsim/core/algo"
 	"dsim/core/algo/election"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Election carries the largest UID seen so far around the ring.
 type Election struct {
-	ID sim.NodeID `json:"id"`
+	ID proc.NodeID `json:"id"`
 }
 
 func (Election) Kind() string { return "ELECTION" }
 
 // Elected announces the leader's UID; it stops when it is back at the leader.
 type Elected struct {
-	ID sim.NodeID `json:"id"`
+	ID proc.NodeID `json:"id"`
 }
 
 func (Elected) Kind() string { return "ELECTED" }
@@ -45,7 +45,7 @@ func init() {
 Rules (optimize, the default): (1) every process starts non-participant; (2) a process that notices a lack of leader sends ELECTION(own UID) to its neighbour; (3) sending or forwarding an ELECTION marks it participant; (4a) a larger UID is forwarded unconditionally; (4b) a smaller UID at a non-participant is replaced by its own; (4c) a smaller UID at a participant is discarded; (4d) its own UID makes it the leader; (5a) the leader marks itself non-participant and sends ELECTED(UID); (5b) a process receiving ELECTED marks itself non-participant, records the UID and forwards it; (5c) the ELECTED message back at the leader is discarded.
 The base algorithm (optimize false): no process is ever participant (no participant state): a larger UID is forwarded, a smaller one is always replaced by the receiver's own and forwarded, and its own UID makes the receiver the coordinator, which "sends an elected message through the ring" (5b, 5c as above). No election's messages are killed, so every initiator's ELECTION reaches the highest UID and comes back to it as its own: each return is rule 4d again, and the coordinator announces itself each time.
 With one process starting, an election takes d+n ELECTION messages in either variant, d being the distance from the initiator to the highest UID, plus n ELECTED. With every process starting at once (config all) the optimization takes 2n-1 ELECTION messages when UIDs increase along the ring and n(n+1)/2 when they decrease, plus n ELECTED; the base algorithm takes n² + n(n-1)/2 ELECTION either way (each message travels to the highest UID, then once round the ring) and n² ELECTED (n announcements).
-Where the text is silent: the ring skips processes the declared failure detector suspects; an ELECTION or ELECTED is dropped by the process that would have to skip its owner because the detector suspects it (the message could only circle); an ELECTED naming a suspected process is not accepted and the receiver starts an election; a process in an election (role candidate) restarts it after 3·n·hop ticks without an ELECTED (timer "restart"); who notices a lack of leader: with watch (the default) the coordinator's first live successor, once the detector suspects the coordinator, and only that process (watch_all: every process that suspects it; watch false: only the elect command), and a process that still follows the suspected coordinator 3·n·hop ticks after suspecting it, no election having reached it, starts one (timer "watch", with restart); a recovered process starts an election once the detector trusts it again; an ELECTED naming a UID lower than the receiver is not forwarded and the receiver starts an election (the notes' bully rule, "a process with a higher ID number will bully a lower ID process out of the coordinator position"), because the election that chose it missed a live process; an ELECTED lower than the coordinator the receiver already follows, which the detector does not suspect, is a late one from an older election and is dropped; an ELECTION or ELECTED naming a UID above every process (only a hand-made one can) is dropped, as it would circle for ever. With the optimization the elect command at a participant does nothing: rule 2 is for processes that are not yet in an election.`,
+Where the text is silent: the ring skips processes the declared failure detector suspects; an ELECTION or ELECTED is dropped by the process that would have to skip its owner because the detector suspects it (the message could only circle); an ELECTED naming a suspected process is not accepted and the receiver starts an election; a process in an election (role candidate) restarts it after 3·n·hop ticks without an ELECTED (timer "restart"); who notices a lack of leader: with watch (the default) the coordinator's first live successor, once the detector suspects the coordinator, and only that process (watch_all: every process that suspects it; watch false: only the elect command), and a process that still follows the suspected coordinator 3·n·hop ticks after suspecting it, no election having reached it, starts one (timer "watch", with restart); a recovered process starts an election once the detector trusts it again; an ELECTED naming a UID lower than the receiver is not forwarded and the receiver starts an election (the notes' bully rule, "a process with a higher ID number will bully a lower ID process out of the coordinator position"), because the election that chose it missed a live process; an ELECTED lower than the coordinator the receiver already follows, which the detector does not suspect, is a late one from an older election and is dropped; an ELECTED naming no process, or an ELECTION naming a higher UID than the receiver's that is no process's (only a hand-made message can), is dropped, as it could circle for ever. With the optimization the elect command at a participant does nothing: rule 2 is for processes that are not yet in an election.`,
 		Topology: "ring",
 		Config: append(election.RingParams(),
 			algo.Param{Name: "all", Type: algo.Bool, Default: false,
@@ -56,9 +56,9 @@ Where the text is silent: the ring skips processes the declared failure detector
 		Commands: []algo.CommandSpec{election.ElectCommand},
 		State: append(append([]algo.StateKey(nil), election.StateKeys...),
 			algo.StateKey{Key: "participant", Doc: "marked participant by rule 3, non-participant by rules 5a and 5b (unset in the base algorithm)"}),
-		Messages:   []sim.Message{Election{}, Elected{}},
+		Messages:   []proc.Message{Election{}, Elected{}},
 		Properties: election.Properties,
-		New: func(v algo.Values) (sim.Factory, error) {
+		New: func(v algo.Values) (proc.Factory, error) {
 			c := Config{RingConfig: election.RingConfigFrom(v), All: v.Bool("all"), Optimize: v.Bool("optimize")}
 			if err := c.validate(); err != nil {
 				return nil, err
@@ -69,37 +69,21 @@ Where the text is silent: the ring skips processes the declared failure detector
 	})
 }
 
-// newFactory hands out processes from blocks, so a million-process ring
-// costs a few thousand allocations instead of a million.
-func newFactory(c Config) sim.Factory {
-	var block []node
-	return func(id sim.NodeID) sim.Node {
-		if len(block) == 0 {
-			block = make([]node, 1024)
-		}
-		p := &block[0]
-		block = block[1:]
-		p.Cfg = &c.RingConfig
-		p.all = c.All
-		p.base = !c.Optimize
-		p.self = int32(id)
-		return p
+func newFactory(c Config) proc.Factory {
+	return func(proc.NodeID) proc.Node {
+		return &node{Ring: election.Ring{Cfg: &c.RingConfig}, all: c.All, base: !c.Optimize}
 	}
 }
 
-// node is kept small: a million of them are walked in the benchmark.
+// node is one process of the ring.
 type node struct {
 	election.Ring
-	// self is the process's id (sim.MinID..MaxID fit), kept so that a
-	// delivery does not ask the Context for it: under js/wasm an interface
-	// call costs about as much as the rest of the comparison.
-	self        int32
 	all         bool
 	base        bool // the base algorithm: no participant marking
 	participant bool
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	if !p.base {
 		ctx.Set("participant", false) // rule 1
 	}
@@ -107,27 +91,28 @@ func (p *node) Start(ctx sim.Context) {
 }
 
 // Elect is rule 2 (and its restart): send ELECTION(own UID).
-func (p *node) Elect(ctx sim.Context) {
+func (p *node) Elect(ctx proc.Context) {
 	p.mark(ctx, true)
 	p.Candidate(ctx)
-	ctx.Send(election.Successor(ctx), Election{ID: ctx.Self()})
+	ctx.Send(ctx.Successor(), Election{ID: ctx.Self()})
 }
 
-func (p *node) mark(ctx sim.Context, participant bool) {
+func (p *node) mark(ctx proc.Context, participant bool) {
 	if p.participant != participant && !p.base {
 		p.participant = participant
 		ctx.Set("participant", participant)
 	}
 }
 
-func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
-	self := sim.NodeID(p.self)
+func (p *node) Receive(ctx proc.Context, _ proc.NodeID, m proc.Message) {
+	self := ctx.Self()
 	switch msg := m.(type) {
 	case Election:
 		switch {
-		case msg.ID > self && p.Cfg.Beyond(ctx, msg.ID):
-			// No process is high enough to discard it (4c) or to be its
-			// owner (4d): forwarded by 4a, it would circle for ever.
+		case msg.ID > self && !ctx.IsProcess(msg.ID):
+			// Only a hand-made message names no process. No process may be
+			// high enough to discard it (4c), and none is its owner (4d):
+			// forwarded by 4a, it could circle for ever.
 			ctx.Log("ELECTION(%d) dropped: no process has UID %d", msg.ID, msg.ID)
 		case msg.ID > self: // 4a
 			next, ok := election.Toward(ctx, msg.ID)
@@ -144,15 +129,16 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 		default: // 4d, then 5a
 			p.mark(ctx, false)
 			p.Follow(ctx, self)
-			ctx.Send(election.Successor(ctx), Elected{ID: self})
+			ctx.Send(ctx.Successor(), Elected{ID: self})
 		}
 	case Elected:
 		if msg.ID == self { // 5c
 			return
 		}
-		if p.Cfg.Beyond(ctx, msg.ID) {
-			// No process would stop it (5c), nor refuse it as lower than
-			// itself: it would circle for ever.
+		if !ctx.IsProcess(msg.ID) {
+			// Only a hand-made message names no process: no process would
+			// stop it (5c), and one above every process would circle for
+			// ever.
 			ctx.Log("ELECTED(%d) dropped: no process has UID %d", msg.ID, msg.ID)
 			return
 		}
@@ -161,15 +147,15 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 		}
 		p.mark(ctx, false) // 5b
 		p.Follow(ctx, msg.ID)
-		ctx.Send(election.Successor(ctx), m) // msg.ID is not suspected: it stops there
+		ctx.Send(ctx.Successor(), m) // msg.ID is not suspected: it stops there
 	}
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) { p.Ring.Timer(ctx, tag, p) }
+func (p *node) Timer(ctx proc.Context, tag string) { p.Ring.Timer(ctx, tag, p) }
 
-func (p *node) Suspect(ctx sim.Context, id sim.NodeID) { p.Ring.Suspect(ctx, id, p) }
+func (p *node) Suspect(ctx proc.Context, id proc.NodeID) { p.Ring.Suspect(ctx, id, p) }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	if err := election.CheckCommand(name, args, "elect"); err != nil {
 		return err
 	}

@@ -9,14 +9,14 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/election"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Election accumulates the ids of the processes it has passed, initiator
 // first. Receivers copy the list before adding to it: a sent message is a
 // value.
 type Election struct {
-	List []sim.NodeID `json:"list"`
+	List []proc.NodeID `json:"list"`
 }
 
 func (Election) Kind() string { return "ELECTION" }
@@ -24,8 +24,8 @@ func (Election) Kind() string { return "ELECTION" }
 // Coordinator announces the new coordinator ID. Origin is the process that
 // started circulating it; it stops there.
 type Coordinator struct {
-	ID     sim.NodeID `json:"id"`
-	Origin sim.NodeID `json:"origin"`
+	ID     proc.NodeID `json:"id"`
+	Origin proc.NodeID `json:"origin"`
 }
 
 func (Coordinator) Kind() string { return "COORDINATOR" }
@@ -42,10 +42,10 @@ Where the texts are silent: "the first live successor" is the first process in r
 		Config:     election.RingParams(),
 		Commands:   []algo.CommandSpec{election.ElectCommand},
 		State:      election.StateKeys,
-		Messages:   []sim.Message{Election{}, Coordinator{}},
+		Messages:   []proc.Message{Election{}, Coordinator{}},
 		Properties: election.Properties,
-		New: func(v algo.Values) (sim.Factory, error) {
-			return election.RingFactory(v, func(c *election.RingConfig) sim.Node { return &node{Ring: election.Ring{Cfg: c}} })
+		New: func(v algo.Values) (proc.Factory, error) {
+			return election.RingFactory(v, func(c *election.RingConfig) proc.Node { return &node{Ring: election.Ring{Cfg: c}} })
 		},
 		Memory: algo.Memory{Boot: algo.Bytes(64), Load: algo.Bytes(512), BootEvents: 1},
 	})
@@ -55,30 +55,30 @@ type node struct {
 	election.Ring
 }
 
-func (p *node) Start(ctx sim.Context) { p.Ring.Start(ctx, p, false) }
+func (p *node) Start(ctx proc.Context) { p.Ring.Start(ctx, p, false) }
 
 // Elect sends ELECTION[own id]; concurrent elections are allowed, so it
 // starts a new one even during another.
-func (p *node) Elect(ctx sim.Context) {
+func (p *node) Elect(ctx proc.Context) {
 	p.Candidate(ctx)
-	ctx.Send(election.Successor(ctx), Election{List: []sim.NodeID{ctx.Self()}})
+	ctx.Send(ctx.Successor(), Election{List: []proc.NodeID{ctx.Self()}})
 }
 
-func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, _ proc.NodeID, m proc.Message) {
 	self := ctx.Self()
 	switch msg := m.(type) {
 	case Election:
 		if !slices.Contains(msg.List, self) {
 			p.Candidate(ctx)
 			list := append(slices.Clip(msg.List), self)
-			ctx.Send(election.Successor(ctx), Election{List: list})
+			ctx.Send(ctx.Successor(), Election{List: list})
 			return
 		}
 		best := self
 		for _, id := range msg.List {
 			// A hand-made list may name ids of no process: none of
 			// them can be the coordinator.
-			if id > best && !ctx.Suspected(id) && p.Cfg.IsProcess(ctx, id) {
+			if id > best && !ctx.Suspected(id) && ctx.IsProcess(id) {
 				best = id
 			}
 		}
@@ -89,7 +89,7 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 		if msg.Origin == self {
 			return
 		}
-		if !p.Cfg.IsProcess(ctx, msg.Origin) {
+		if !ctx.IsProcess(msg.Origin) {
 			// It stops back at its origin: with no process there (only a
 			// hand-made one names none) it would circle for ever.
 			ctx.Log("COORDINATOR(%d) dropped: its origin %d is no process", msg.ID, msg.Origin)
@@ -103,7 +103,7 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 	}
 }
 
-func (p *node) announce(ctx sim.Context, m Coordinator) {
+func (p *node) announce(ctx proc.Context, m Coordinator) {
 	if next, ok := election.Toward(ctx, m.Origin); ok {
 		ctx.Send(next, m)
 	} else {
@@ -111,11 +111,11 @@ func (p *node) announce(ctx sim.Context, m Coordinator) {
 	}
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) { p.Ring.Timer(ctx, tag, p) }
+func (p *node) Timer(ctx proc.Context, tag string) { p.Ring.Timer(ctx, tag, p) }
 
-func (p *node) Suspect(ctx sim.Context, id sim.NodeID) { p.Ring.Suspect(ctx, id, p) }
+func (p *node) Suspect(ctx proc.Context, id proc.NodeID) { p.Ring.Suspect(ctx, id, p) }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	if err := election.CheckCommand(name, args, "elect"); err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 	"dsim/core/algo/election"
 	_ "dsim/core/algo/election/bully" // the election layer
 	"dsim/core/algo/mutex"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Request asks the coordinator for the critical section. Seq numbers the
@@ -125,7 +125,7 @@ Failures: tolerates crashes and recoveries of the coordinator and of clients. Ne
 			algo.StateKey{Key: keyQueue, Doc: "at the coordinator: the ids of the queued requests, first served first (set when it changes)"},
 			algo.StateKey{Key: keyRecovering, Doc: "at a new coordinator: true until every process it does not suspect has reported"},
 		), election.StateKeys...),
-		Messages:   append([]sim.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}, Query{}}, bully.Messages...),
+		Messages:   append([]proc.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}, Query{}}, bully.Messages...),
 		Properties: mutex.Properties,
 		New:        newFactory,
 		// The bully layer's figures and the coordinator's: an election (a crashed
@@ -134,7 +134,7 @@ Failures: tolerates crashes and recoveries of the coordinator and of clients. Ne
 	})
 }
 
-func newFactory(v algo.Values) (sim.Factory, error) {
+func newFactory(v algo.Values) (proc.Factory, error) {
 	coord := v.ID("coordinator")
 	lower, err := electionLayer(v, coord)
 	if err != nil {
@@ -143,8 +143,8 @@ func newFactory(v algo.Values) (sim.Factory, error) {
 	probe, denied := v.Time(layerName+"_T"), v.Bool("denied")
 	return compose.Factory(
 		compose.Part{
-			New:      func(sim.NodeID) sim.Node { return &node{probe: probe, denied: denied} },
-			Messages: []sim.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}, Query{}},
+			New:      func(proc.NodeID) proc.Node { return &node{probe: probe, denied: denied} },
+			Messages: []proc.Message{Request{}, Granted{}, Denied{}, Release{}, Held{}, Idle{}, Query{}},
 			Commands: []string{"request", "release"},
 		},
 		lower,
@@ -154,8 +154,8 @@ func newFactory(v algo.Values) (sim.Factory, error) {
 // electionLayer is the bully layer told the boot coordinator. The default,
 // the highest id, is only known once a process sees its peers, so its
 // layer is then made when the process starts.
-func electionLayer(v algo.Values, coord sim.NodeID) (compose.Part, error) {
-	withLeader := func(id sim.NodeID) algo.Values {
+func electionLayer(v algo.Values, coord proc.NodeID) (compose.Part, error) {
+	withLeader := func(id proc.NodeID) algo.Values {
 		w := algo.Values{}
 		for k, x := range v {
 			w[k] = x
@@ -167,11 +167,11 @@ func electionLayer(v algo.Values, coord sim.NodeID) (compose.Part, error) {
 	if err != nil || coord != election.None {
 		return part, err
 	}
-	byTop := map[sim.NodeID]sim.Factory{} // one per set of ids the factory serves
+	byTop := map[proc.NodeID]proc.Factory{} // one per set of ids the factory serves
 	none := part.New
-	part.New = func(sim.NodeID) sim.Node {
-		return &startLate{make: func(ctx sim.Context) sim.Node {
-			top := slices.Max(append([]sim.NodeID{ctx.Self()}, ctx.Peers()...))
+	part.New = func(proc.NodeID) proc.Node {
+		return &startLate{make: func(ctx proc.Context) proc.Node {
+			top := slices.Max(append([]proc.NodeID{ctx.Self()}, ctx.Peers()...))
 			if top <= election.None {
 				// Every id is negative: the layer's leader key cannot
 				// name the highest (-1 means none). The layer starts
@@ -196,18 +196,18 @@ func electionLayer(v algo.Values, coord sim.NodeID) (compose.Part, error) {
 // startLate is a layer whose node is made when its process starts, the
 // first call any node gets.
 type startLate struct {
-	sim.Node
-	make func(ctx sim.Context) sim.Node
+	proc.Node
+	make func(ctx proc.Context) proc.Node
 }
 
-func (s *startLate) Start(ctx sim.Context) {
+func (s *startLate) Start(ctx proc.Context) {
 	s.Node = s.make(ctx)
 	s.Node.Start(ctx)
 }
 
 // ticket is a request known to the coordinator.
 type ticket struct {
-	id  sim.NodeID
+	id  proc.NodeID
 	seq int
 }
 
@@ -215,10 +215,10 @@ var nobody = ticket{id: election.None}
 
 type node struct {
 	mutex.CS
-	probe   sim.Duration // the election layer's T: how often to probe a suspected coordinator, or check on suspected clients
+	probe   proc.Duration // the election layer's T: how often to probe a suspected coordinator, or check on suspected clients
 	denied  bool         // the pseudo code's DENIED to a queued request (false: the prose's request, OK, release)
 	started bool
-	coord   sim.NodeID // the coordinator this process follows
+	coord   proc.NodeID // the coordinator this process follows
 	known   bool
 	seq     int // the number of this process's latest request
 	granted int // the grant it entered its critical section by
@@ -234,21 +234,21 @@ type node struct {
 	holder  ticket   // the request in the critical section, or nobody
 	holding int      // the grant it holds it by
 	queue   []ticket // waiting requests, first come first served
-	await   []sim.NodeID
+	await   []proc.NodeID
 
 	// checking: the check timer is set; asked: the suspected processes
 	// sent QUERY at the last check that have sent nothing since.
 	checking bool
-	asked    []sim.NodeID
+	asked    []proc.NodeID
 
 	// When this process's detector last suspected each process: a request
 	// numbered no higher was made before that process crashed.
-	suspectedAt map[sim.NodeID]sim.Time
+	suspectedAt map[proc.NodeID]proc.Time
 }
 
 // Observe follows the coordinator the election layer announces. It runs
 // inside the election layer's Set, so it must not call that layer back.
-func (p *node) Observe(ctx sim.Context, layer, key string, v any) {
+func (p *node) Observe(ctx proc.Context, layer, key string, v any) {
 	if key == keyRole {
 		p.electing = v == election.Candidate
 		if !p.electing && p.reelect {
@@ -262,7 +262,7 @@ func (p *node) Observe(ctx sim.Context, layer, key string, v any) {
 	if key != keyLeader {
 		return
 	}
-	id, ok := v.(sim.NodeID)
+	id, ok := v.(proc.NodeID)
 	if !ok {
 		return
 	}
@@ -280,7 +280,7 @@ func (p *node) Observe(ctx sim.Context, layer, key string, v any) {
 	}
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	p.started = true
 	p.holder = nobody
 	// Requests are numbered on from the local clock, so that a recovered
@@ -288,11 +288,11 @@ func (p *node) Start(ctx sim.Context) {
 	p.seq = int(ctx.Now())
 	p.CS.Start(ctx)
 	switch {
-	case !p.known && !sim.Recovered(ctx): // every id is negative: see electionLayer
+	case !p.known && !ctx.Recovered(): // every id is negative: see electionLayer
 		ctx.Log("no coordinator known at boot: starting an election")
 		p.elect(ctx)
 	case !p.known: // recovered: the election layer is electing
-	case sim.Recovered(ctx): // the election layer won at once: nobody higher is up
+	case ctx.Recovered(): // the election layer won at once: nobody higher is up
 		p.announced(ctx)
 	case p.coord == ctx.Self(): // at boot nobody is in the CS: no recovery phase
 		p.serving = true
@@ -302,7 +302,7 @@ func (p *node) Start(ctx sim.Context) {
 	}
 }
 
-func (p *node) elect(ctx sim.Context) {
+func (p *node) elect(ctx proc.Context) {
 	if err := compose.Call(ctx, layerName, "elect", nil); err != nil {
 		ctx.Log("elect: %v", err)
 	}
@@ -310,7 +310,7 @@ func (p *node) elect(ctx sim.Context) {
 
 // announced runs when a coordinator is announced: the new coordinator
 // starts its recovery phase, every other process reports to it.
-func (p *node) announced(ctx sim.Context) {
+func (p *node) announced(ctx proc.Context) {
 	self := ctx.Self()
 	if p.coord == self {
 		if !p.serving {
@@ -328,7 +328,7 @@ func (p *node) announced(ctx sim.Context) {
 			ctx.SetTimer(0, timerElect)
 		}
 		p.serving, p.holder, p.queue, p.await, p.asked = false, nobody, nil, nil, nil
-		ctx.Set(keyQueue, []sim.NodeID{})
+		ctx.Set(keyQueue, []proc.NodeID{})
 		ctx.Set(keyRecovering, false)
 	}
 	p.report(ctx)
@@ -336,7 +336,7 @@ func (p *node) announced(ctx sim.Context) {
 
 // report tells the coordinator this process follows its state: waiting,
 // in its critical section, or neither.
-func (p *node) report(ctx sim.Context) {
+func (p *node) report(ctx proc.Context) {
 	switch p.State() {
 	case mutex.Wanted:
 		ctx.Send(p.coord, Request{Seq: p.seq})
@@ -349,11 +349,11 @@ func (p *node) report(ctx sim.Context) {
 
 // recover starts serving as a new coordinator: it knows nothing of the
 // others until they report.
-func (p *node) recover(ctx sim.Context) {
+func (p *node) recover(ctx proc.Context) {
 	self := ctx.Self()
 	// await is non-nil for the whole phase, even with nobody to hear from
 	// (every other process is suspected): heard then ends it at once.
-	p.serving, p.holder, p.queue, p.await, p.asked = true, nobody, nil, []sim.NodeID{}, nil
+	p.serving, p.holder, p.queue, p.await, p.asked = true, nobody, nil, []proc.NodeID{}, nil
 	switch p.State() {
 	case mutex.Held:
 		p.holder, p.holding = ticket{self, p.seq}, p.granted
@@ -372,11 +372,11 @@ func (p *node) recover(ctx sim.Context) {
 
 // heard notes a report from id (None: none) and ends the recovery phase
 // when nobody is left to hear from.
-func (p *node) heard(ctx sim.Context, id sim.NodeID) {
+func (p *node) heard(ctx proc.Context, id proc.NodeID) {
 	if p.await == nil {
 		return
 	}
-	p.await = slices.DeleteFunc(p.await, func(x sim.NodeID) bool { return x == id })
+	p.await = slices.DeleteFunc(p.await, func(x proc.NodeID) bool { return x == id })
 	if len(p.await) > 0 {
 		return
 	}
@@ -385,7 +385,7 @@ func (p *node) heard(ctx sim.Context, id sim.NodeID) {
 	p.grantNext(ctx)
 }
 
-func (p *node) Want(ctx sim.Context) {
+func (p *node) Want(ctx proc.Context) {
 	p.seq++
 	switch {
 	case p.serving:
@@ -397,7 +397,7 @@ func (p *node) Want(ctx sim.Context) {
 	}
 }
 
-func (p *node) Exit(ctx sim.Context) {
+func (p *node) Exit(ctx proc.Context) {
 	switch {
 	case p.serving:
 		p.release(ctx, ticket{ctx.Self(), p.seq}, p.granted)
@@ -406,7 +406,7 @@ func (p *node) Exit(ctx sim.Context) {
 	}
 }
 
-func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	if from == ctx.Self() {
 		// The coordinator's own requests and releases cost no message,
 		// and no process reports to itself: a message from itself is
@@ -472,23 +472,23 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 
 // stale says whether a REQUEST or HELD from id was made in a life of id
 // that ended before this process suspected it.
-func (p *node) stale(id sim.NodeID, m sim.Message) bool {
+func (p *node) stale(id proc.NodeID, m proc.Message) bool {
 	at, ok := p.suspectedAt[id]
 	if !ok {
 		return false
 	}
 	switch msg := m.(type) {
 	case Request:
-		return sim.Time(msg.Seq) <= at
+		return proc.Time(msg.Seq) <= at
 	case Held:
-		return sim.Time(msg.Seq) <= at
+		return proc.Time(msg.Seq) <= at
 	}
 	return false
 }
 
 // serve is the coordinator's loop body.
-func (p *node) serve(ctx sim.Context, from sim.NodeID, m sim.Message) {
-	p.asked = slices.DeleteFunc(p.asked, func(x sim.NodeID) bool { return x == from })
+func (p *node) serve(ctx proc.Context, from proc.NodeID, m proc.Message) {
+	p.asked = slices.DeleteFunc(p.asked, func(x proc.NodeID) bool { return x == from })
 	switch msg := m.(type) {
 	case Request:
 		p.request(ctx, ticket{from, msg.Seq})
@@ -514,7 +514,7 @@ func (p *node) serve(ctx sim.Context, from sim.NodeID, m sim.Message) {
 // forget drops what the coordinator knows of id's requests other than seq:
 // a process with a new request or report has left the older ones behind
 // (under FIFO links, its RELEASE came first, or it crashed and recovered).
-func (p *node) forget(ctx sim.Context, id sim.NodeID, seq int) {
+func (p *node) forget(ctx proc.Context, id proc.NodeID, seq int) {
 	if p.holder.id == id && p.holder.seq != seq {
 		p.holder = nobody
 	}
@@ -530,7 +530,7 @@ func (p *node) forget(ctx sim.Context, id sim.NodeID, seq int) {
 // prose's variant, queue it silently). A request the
 // coordinator already has (re-sent on an announcement) changes nothing.
 // A suspected requester is not granted: its request is queued.
-func (p *node) request(ctx sim.Context, t ticket) {
+func (p *node) request(ctx proc.Context, t ticket) {
 	p.forget(ctx, t.id, t.seq)
 	if p.holder == t || slices.Contains(p.queue, t) {
 		return
@@ -549,7 +549,7 @@ func (p *node) request(ctx sim.Context, t ticket) {
 
 // release is the pseudo code's RELEASE; a release of another request or
 // grant than the holder's is stale and ignored.
-func (p *node) release(ctx sim.Context, t ticket, grant int) {
+func (p *node) release(ctx proc.Context, t ticket, grant int) {
 	if p.holder != t || p.holding != grant {
 		ctx.Log("RELEASE %d (grant %d) from %d does not match the holder: ignored", t.seq, grant, t.id)
 		return
@@ -561,7 +561,7 @@ func (p *node) release(ctx sim.Context, t ticket, grant int) {
 // grantNext removes the first queued request of a trusted process and
 // grants it, once the critical section is free and the recovery phase is
 // over.
-func (p *node) grantNext(ctx sim.Context) {
+func (p *node) grantNext(ctx proc.Context) {
 	if i := p.next(ctx); i >= 0 && p.holder == nobody && p.await == nil {
 		t := p.queue[i]
 		p.queue = slices.Delete(p.queue, i, i+1)
@@ -573,15 +573,15 @@ func (p *node) grantNext(ctx sim.Context) {
 
 // next is the index of the first queued request of a process the detector
 // does not suspect, or -1.
-func (p *node) next(ctx sim.Context) int {
+func (p *node) next(ctx proc.Context) int {
 	return slices.IndexFunc(p.queue, func(t ticket) bool { return !ctx.Suspected(t.id) })
 }
 
 // doubted lists the processes the coordinator has queued or takes for the
 // holder that its detector suspects, the holder first. It is never sure
 // they are up; itself, holding, it is.
-func (p *node) doubted(ctx sim.Context) []sim.NodeID {
-	var ids []sim.NodeID
+func (p *node) doubted(ctx proc.Context) []proc.NodeID {
+	var ids []proc.NodeID
 	if p.holder != nobody && p.holder.id != ctx.Self() && ctx.Suspected(p.holder.id) {
 		ids = append(ids, p.holder.id)
 	}
@@ -596,7 +596,7 @@ func (p *node) doubted(ctx sim.Context) []sim.NodeID {
 // watch sets the check timer while there are suspected processes to check
 // on: the detector does not call back when it trusts a process again, nor
 // when one it never trusted again crashes.
-func (p *node) watch(ctx sim.Context) {
+func (p *node) watch(ctx proc.Context) {
 	if !p.checking && len(p.doubted(ctx)) > 0 {
 		p.checking = true
 		ctx.SetTimer(p.probe, timerCheck)
@@ -605,7 +605,7 @@ func (p *node) watch(ctx sim.Context) {
 
 // check drops the suspected processes that did not answer the last check's
 // QUERY, serves a process trusted since, and queries the still suspected.
-func (p *node) check(ctx sim.Context) {
+func (p *node) check(ctx proc.Context) {
 	for _, id := range p.asked {
 		if ctx.Suspected(id) {
 			ctx.Log("%d, suspected, did not answer QUERY: crashed again, dropped", id)
@@ -622,7 +622,7 @@ func (p *node) check(ctx sim.Context) {
 	p.grantNext(ctx)
 }
 
-func (p *node) grant(ctx sim.Context, t ticket) {
+func (p *node) grant(ctx proc.Context, t ticket) {
 	p.grants++
 	p.holder, p.holding = t, p.grants
 	if t.id == ctx.Self() {
@@ -633,8 +633,8 @@ func (p *node) grant(ctx sim.Context, t ticket) {
 	ctx.Send(t.id, Granted{Seq: t.seq, Grant: p.grants})
 }
 
-func (p *node) setQueue(ctx sim.Context) {
-	ids := make([]sim.NodeID, len(p.queue))
+func (p *node) setQueue(ctx proc.Context) {
+	ids := make([]proc.NodeID, len(p.queue))
 	for i, t := range p.queue {
 		ids[i] = t.id
 	}
@@ -644,9 +644,9 @@ func (p *node) setQueue(ctx sim.Context) {
 // Suspect: a process suspecting its coordinator starts an election; the
 // coordinator drops a suspected process's request, and the critical
 // section it held.
-func (p *node) Suspect(ctx sim.Context, id sim.NodeID) {
+func (p *node) Suspect(ctx proc.Context, id proc.NodeID) {
 	if p.suspectedAt == nil {
-		p.suspectedAt = map[sim.NodeID]sim.Time{}
+		p.suspectedAt = map[proc.NodeID]proc.Time{}
 	}
 	p.suspectedAt[id] = ctx.Now()
 	if !p.serving {
@@ -661,7 +661,7 @@ func (p *node) Suspect(ctx sim.Context, id sim.NodeID) {
 	p.grantNext(ctx)
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) {
+func (p *node) Timer(ctx proc.Context, tag string) {
 	if p.CS.Timer(ctx, p, tag) {
 		return
 	}
@@ -686,6 +686,6 @@ func (p *node) Timer(ctx sim.Context, tag string) {
 	}
 }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	return p.CS.Command(ctx, p, name, args)
 }

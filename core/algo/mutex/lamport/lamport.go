@@ -10,7 +10,7 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/mutex"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Request is REQUEST(ts_i, i): the sender's request, stamped with its
@@ -52,10 +52,10 @@ Assumptions: a complete graph and FIFO, reliable links ("Requires FIFO channels"
 		Topology:   "complete",
 		Commands:   mutex.Commands,
 		State:      append(slices.Clone(mutex.StateKeys), mutex.StampKey, algo.StateKey{Key: keyQueue, Doc: "the ids of the requests in this process's queue, head first (set when it changes)"}),
-		Messages:   []sim.Message{Request{}, Reply{}, Release{}},
+		Messages:   []proc.Message{Request{}, Reply{}, Release{}},
 		Properties: append(slices.Clone(mutex.Properties), mutex.Ordering),
-		New: func(algo.Values) (sim.Factory, error) {
-			return func(sim.NodeID) sim.Node { return &node{} }, nil
+		New: func(algo.Values) (proc.Factory, error) {
+			return func(proc.NodeID) proc.Node { return &node{} }, nil
 		},
 		// Every process keeps the latest timestamp of every other one, a map entry
 		// per peer: n² in the world, inherent in the entry rule.
@@ -69,25 +69,25 @@ type node struct {
 	queue []mutex.Stamp // sorted by (timestamp, id)
 	mine  mutex.Stamp   // the current request, while Wanted or Held
 	// latest is the largest timestamp received from each other process.
-	latest map[sim.NodeID]int
+	latest map[proc.NodeID]int
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	p.clock, p.queue, p.mine = 0, nil, mutex.Stamp{}
-	p.latest = make(map[sim.NodeID]int, len(ctx.Peers()))
+	p.latest = make(map[proc.NodeID]int, len(ctx.Peers()))
 	p.CS.Start(ctx)
 }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	return p.CS.Command(ctx, p, name, args)
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) {
+func (p *node) Timer(ctx proc.Context, tag string) {
 	p.CS.Timer(ctx, p, tag)
 }
 
 // Want sends REQUEST(ts_i, i) to all others and queues it locally.
-func (p *node) Want(ctx sim.Context) {
+func (p *node) Want(ctx proc.Context) {
 	p.mine = mutex.Stamp{TS: p.clock.Tick(), ID: ctx.Self()}
 	ctx.Set(mutex.KeyStamp, p.mine.TS)
 	p.enqueue(ctx, p.mine)
@@ -98,7 +98,7 @@ func (p *node) Want(ctx sim.Context) {
 }
 
 // Exit removes the own request and sends a timestamped RELEASE to all.
-func (p *node) Exit(ctx sim.Context) {
+func (p *node) Exit(ctx proc.Context) {
 	p.dequeue(ctx, ctx.Self())
 	ts := p.clock.Tick()
 	for _, id := range ctx.Peers() {
@@ -106,7 +106,7 @@ func (p *node) Exit(ctx sim.Context) {
 	}
 }
 
-func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	if from == ctx.Self() {
 		// A process queues its own request itself and sends only to the
 		// others: a message from itself is hand-made, and would queue a
@@ -146,7 +146,7 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 
 // tryEnter applies the entry rule: own request at the head of the queue and
 // a later message from every other process.
-func (p *node) tryEnter(ctx sim.Context) {
+func (p *node) tryEnter(ctx proc.Context) {
 	if !p.Wanted() || len(p.queue) == 0 || p.queue[0] != p.mine {
 		return
 	}
@@ -159,14 +159,14 @@ func (p *node) tryEnter(ctx sim.Context) {
 	p.Enter(ctx)
 }
 
-func (p *node) enqueue(ctx sim.Context, s mutex.Stamp) {
+func (p *node) enqueue(ctx proc.Context, s mutex.Stamp) {
 	i, _ := slices.BinarySearchFunc(p.queue, s, mutex.Stamp.Compare)
 	p.queue = slices.Insert(p.queue, i, s)
 	p.publish(ctx)
 }
 
 // dequeue removes id's oldest request and reports whether it had one.
-func (p *node) dequeue(ctx sim.Context, id sim.NodeID) bool {
+func (p *node) dequeue(ctx proc.Context, id proc.NodeID) bool {
 	i := slices.IndexFunc(p.queue, func(s mutex.Stamp) bool { return s.ID == id })
 	if i < 0 {
 		return false
@@ -176,8 +176,8 @@ func (p *node) dequeue(ctx sim.Context, id sim.NodeID) bool {
 	return true
 }
 
-func (p *node) publish(ctx sim.Context) {
-	ids := make([]sim.NodeID, len(p.queue))
+func (p *node) publish(ctx proc.Context) {
+	ids := make([]proc.NodeID, len(p.queue))
 	for i, s := range p.queue {
 		ids[i] = s.ID
 	}

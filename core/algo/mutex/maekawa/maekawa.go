@@ -42,7 +42,7 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/mutex"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Request is REQUEST(ts, i) to every member of i's quorum.
@@ -119,15 +119,15 @@ Failures: reliable links, any delivery order (no FIFO needed). Crashes are not t
 		State: append(slices.Clone(mutex.StateKeys), mutex.StampKey,
 			algo.StateKey{Key: keyQuorum, Doc: "the process's quorum: its grid row and column, itself included (set at start)"},
 			algo.StateKey{Key: keyVote, Doc: "the process whose request holds this arbiter's vote: one id, or none (set when it changes)"}),
-		Messages:   []sim.Message{Request{}, Locked{}, Release{}, Failed{}, Inquire{}, Relinquish{}},
+		Messages:   []proc.Message{Request{}, Locked{}, Release{}, Failed{}, Inquire{}, Relinquish{}},
 		Properties: mutex.Properties,
-		New: func(v algo.Values) (sim.Factory, error) {
+		New: func(v algo.Values) (proc.Factory, error) {
 			variant := v.String("variant")
 			if variant != Basic && variant != Inquiry {
 				return nil, fmt.Errorf("config key \"variant\": want %q or %q, got %q", Inquiry, Basic, variant)
 			}
 			inquire := variant == Inquiry
-			return func(sim.NodeID) sim.Node { return &node{inquire: inquire} }, nil
+			return func(proc.NodeID) proc.Node { return &node{inquire: inquire} }, nil
 		},
 		// The quorum of K = 2·ceil(sqrt(n))-1 ids, its votes and its published copy.
 		Memory: algo.Memory{Boot: func(n int) uint64 { return 256 + 24*uint64(2*Columns(n)-1) }, Load: algo.Bytes(256), BootEvents: 3},
@@ -182,8 +182,8 @@ type node struct {
 	mutex.CS
 	inquire bool
 	clock   mutex.Clock
-	quorum  []sim.NodeID  // in increasing ring position, itself included
-	local   []sim.Message // messages to itself, delivered when the current step ends
+	quorum  []proc.NodeID  // in increasing ring position, itself included
+	local   []proc.Message // messages to itself, delivered when the current step ends
 
 	// As a requester.
 	mine  mutex.Stamp
@@ -196,15 +196,15 @@ type node struct {
 	queue    []waiting // in (ts, id) order
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	// The quorum's ids are read from the peers, which list the processes
 	// in ring order from the successor (position idx+1+k is peers[k]):
 	// copying the whole ring to pick them would cost every process n ids
 	// and n steps at boot, n² in the world, for the 2·sqrt(n) it keeps.
-	peers, idx := ctx.Peers(), sim.Index(ctx)
+	peers, idx := ctx.Peers(), ctx.Index()
 	n := len(peers) + 1
 	pos := Quorum(n, idx)
-	p.quorum = make([]sim.NodeID, len(pos))
+	p.quorum = make([]proc.NodeID, len(pos))
 	for k, i := range pos {
 		if i == idx {
 			p.quorum[k] = ctx.Self()
@@ -216,19 +216,19 @@ func (p *node) Start(ctx sim.Context) {
 	p.clock, p.mine, p.local = 0, mutex.Stamp{}, nil
 	p.locked, p.inquired, p.queue = false, false, nil
 	ctx.Set(keyQuorum, p.quorum)
-	ctx.Set(keyVote, []sim.NodeID{})
+	ctx.Set(keyVote, []proc.NodeID{})
 	p.CS.Start(ctx)
 }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	return p.CS.Command(ctx, p, name, args)
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) { p.CS.Timer(ctx, p, tag) }
+func (p *node) Timer(ctx proc.Context, tag string) { p.CS.Timer(ctx, p, tag) }
 
 // send delivers to itself without the network: a process is a member of
 // its own quorum but the texts count no message for it.
-func (p *node) send(ctx sim.Context, to sim.NodeID, m sim.Message) {
+func (p *node) send(ctx proc.Context, to proc.NodeID, m proc.Message) {
 	if to == ctx.Self() {
 		p.local = append(p.local, m)
 		return
@@ -238,7 +238,7 @@ func (p *node) send(ctx sim.Context, to sim.NodeID, m sim.Message) {
 
 // flush handles the messages sent to itself, in order, as if each arrived
 // right after the step that sent it.
-func (p *node) flush(ctx sim.Context) {
+func (p *node) flush(ctx proc.Context) {
 	for len(p.local) > 0 {
 		m := p.local[0]
 		p.local = p.local[1:]
@@ -246,7 +246,7 @@ func (p *node) flush(ctx sim.Context) {
 	}
 }
 
-func (p *node) multicast(ctx sim.Context, m sim.Message) {
+func (p *node) multicast(ctx proc.Context, m proc.Message) {
 	for _, id := range p.quorum {
 		p.send(ctx, id, m)
 	}
@@ -254,7 +254,7 @@ func (p *node) multicast(ctx sim.Context, m sim.Message) {
 }
 
 // Want sends the stamped REQUEST to the quorum.
-func (p *node) Want(ctx sim.Context) {
+func (p *node) Want(ctx proc.Context) {
 	p.mine = mutex.Stamp{TS: p.clock.Tick(), ID: ctx.Self()}
 	clear(p.votes)
 	ctx.Set(mutex.KeyStamp, p.mine.TS)
@@ -262,12 +262,12 @@ func (p *node) Want(ctx sim.Context) {
 }
 
 // Exit gives every vote back.
-func (p *node) Exit(ctx sim.Context) {
+func (p *node) Exit(ctx proc.Context) {
 	clear(p.votes)
 	p.multicast(ctx, Release{TS: p.mine.TS})
 }
 
-func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	if from == ctx.Self() {
 		// What a process sends itself never travels the network (see
 		// send): a message from itself that does is hand-made, and its
@@ -279,7 +279,7 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 	p.flush(ctx)
 }
 
-func (p *node) handle(ctx sim.Context, from sim.NodeID, m sim.Message) {
+func (p *node) handle(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	switch msg := m.(type) {
 	case Request:
 		p.clock.Witness(msg.TS)
@@ -315,7 +315,7 @@ func (p *node) handle(ctx sim.Context, from sim.NodeID, m sim.Message) {
 
 // takeBack frees the arbiter's vote if from's request ts holds it: only
 // that request can release or relinquish it.
-func (p *node) takeBack(ctx sim.Context, from sim.NodeID, ts int, m sim.Message) bool {
+func (p *node) takeBack(ctx proc.Context, from proc.NodeID, ts int, m proc.Message) bool {
 	if p.locked && p.holder == (mutex.Stamp{TS: ts, ID: from}) {
 		p.locked = false
 		return true
@@ -326,7 +326,7 @@ func (p *node) takeBack(ctx sim.Context, from sim.NodeID, ts int, m sim.Message)
 
 // about returns the vote of arbiter from for the pending request, or nil
 // (logged) when m concerns another request or the process is not waiting.
-func (p *node) about(ctx sim.Context, from sim.NodeID, ts int, m sim.Message) *vote {
+func (p *node) about(ctx proc.Context, from proc.NodeID, ts int, m proc.Message) *vote {
 	k := slices.Index(p.quorum, from)
 	if !p.Wanted() || ts != p.mine.TS || k < 0 {
 		ctx.Log("%s from %d for request ts=%d ignored: no such request waiting here (cs=%s)", m.Kind(), from, ts, p.State())
@@ -335,7 +335,7 @@ func (p *node) about(ctx sim.Context, from sim.NodeID, ts int, m sim.Message) *v
 	return &p.votes[k]
 }
 
-func (p *node) tryEnter(ctx sim.Context) {
+func (p *node) tryEnter(ctx proc.Context) {
 	for _, v := range p.votes {
 		if !v.granted {
 			p.relinquish(ctx)
@@ -347,7 +347,7 @@ func (p *node) tryEnter(ctx sim.Context) {
 
 // relinquish answers the INQUIREs of the arbiters whose votes are held,
 // once the process knows it cannot enter now.
-func (p *node) relinquish(ctx sim.Context) {
+func (p *node) relinquish(ctx proc.Context) {
 	blocked := false
 	for _, v := range p.votes {
 		blocked = blocked || v.failed || v.yielded
@@ -364,7 +364,7 @@ func (p *node) relinquish(ctx sim.Context) {
 }
 
 // arrive is the arbiter's REQUEST rule.
-func (p *node) arrive(ctx sim.Context, s mutex.Stamp) {
+func (p *node) arrive(ctx proc.Context, s mutex.Stamp) {
 	if p.locked && p.holder == s || slices.ContainsFunc(p.queue, func(w waiting) bool { return w.s == s }) {
 		// A requester stamps each request anew: the same stamp again is
 		// a copy (a duplicated message). Queued, it would take the vote
@@ -385,16 +385,16 @@ func (p *node) enqueue(w waiting) {
 	p.queue = slices.Insert(p.queue, i, w)
 }
 
-func (p *node) lock(ctx sim.Context, s mutex.Stamp) {
+func (p *node) lock(ctx proc.Context, s mutex.Stamp) {
 	p.locked, p.holder, p.inquired = true, s, false
-	ctx.Set(keyVote, []sim.NodeID{s.ID})
+	ctx.Set(keyVote, []proc.NodeID{s.ID})
 	p.send(ctx, s.ID, Locked{TS: s.TS})
 }
 
 // grantNext votes for the head of the queue once the vote is free.
-func (p *node) grantNext(ctx sim.Context) {
+func (p *node) grantNext(ctx proc.Context) {
 	if len(p.queue) == 0 {
-		ctx.Set(keyVote, []sim.NodeID{})
+		ctx.Set(keyVote, []proc.NodeID{})
 		return
 	}
 	next := p.queue[0]
@@ -406,7 +406,7 @@ func (p *node) grantNext(ctx sim.Context) {
 // review is the deadlock-avoidance side of an arbiter (inquire variant):
 // every waiting request but a head that outranks the vote's holder is told
 // FAILED once, and such a head makes the arbiter INQUIRE once.
-func (p *node) review(ctx sim.Context) {
+func (p *node) review(ctx proc.Context) {
 	if !p.inquire {
 		return
 	}

@@ -9,7 +9,7 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/mutex"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Request asks the neighbour in the direction of the privilege for it, on
@@ -51,11 +51,11 @@ No FIFO links needed: REQUEST only enqueues and ASKED stops repeats. Failures ar
 			algo.StateKey{Key: KeyHolder, Doc: "HOLDER: this process when it has the privilege, else the neighbour in its direction (unset before INITIALIZE)"},
 			algo.StateKey{Key: KeyQueue, Doc: "REQUEST_Q: the processes (this one or neighbours) waiting for the privilege through this process, head first"},
 			algo.StateKey{Key: KeyAsked, Doc: "ASKED: a REQUEST has been sent to HOLDER for the head of the queue"}),
-		Messages:   []sim.Message{Request{}, Privilege{}, Initialize{}},
+		Messages:   []proc.Message{Request{}, Privilege{}, Initialize{}},
 		Properties: mutex.Properties,
-		New: func(v algo.Values) (sim.Factory, error) {
+		New: func(v algo.Values) (proc.Factory, error) {
 			holder := v.ID("holder")
-			return func(sim.NodeID) sim.Node { return &node{first: holder} }, nil
+			return func(proc.NodeID) proc.Node { return &node{first: holder} }, nil
 		},
 		Memory: algo.Memory{Boot: algo.Bytes(320), Load: algo.Bytes(128), BootEvents: 5},
 	})
@@ -63,16 +63,16 @@ No FIFO links needed: REQUEST only enqueues and ASKED stops repeats. Failures ar
 
 type node struct {
 	mutex.CS
-	first  sim.NodeID // config holder
-	holder sim.NodeID // HOLDER, once known
+	first  proc.NodeID // config holder
+	holder proc.NodeID // HOLDER, once known
 	known  bool       // INITIALIZE has set HOLDER
-	queue  []sim.NodeID
+	queue  []proc.NodeID
 	asked  bool
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	p.CS.Start(ctx)
-	if sim.Recovered(ctx) {
+	if ctx.Recovered() {
 		ctx.Log("recovered without a HOLDER: the recovery procedure is not implemented")
 	}
 	if !mutex.StartsWithToken(ctx, p.first) {
@@ -85,7 +85,7 @@ func (p *node) Start(ctx sim.Context) {
 	}
 }
 
-func (p *node) setHolder(ctx sim.Context, h sim.NodeID) {
+func (p *node) setHolder(ctx proc.Context, h proc.NodeID) {
 	had := p.known && p.holder == ctx.Self()
 	p.holder, p.known = h, true
 	ctx.Set(KeyHolder, h)
@@ -94,24 +94,24 @@ func (p *node) setHolder(ctx sim.Context, h sim.NodeID) {
 	}
 }
 
-func (p *node) setQueue(ctx sim.Context, q []sim.NodeID) {
+func (p *node) setQueue(ctx proc.Context, q []proc.NodeID) {
 	p.queue = q
 	ctx.Set(KeyQueue, slices.Clone(q))
 }
 
-func (p *node) setAsked(ctx sim.Context, a bool) {
+func (p *node) setAsked(ctx proc.Context, a bool) {
 	if p.asked != a {
 		p.asked = a
 		ctx.Set(KeyAsked, a)
 	}
 }
 
-func (p *node) enqueue(ctx sim.Context, x sim.NodeID) {
+func (p *node) enqueue(ctx proc.Context, x proc.NodeID) {
 	p.setQueue(ctx, append(p.queue, x))
 }
 
 // assignPrivilege is ASSIGN_PRIVILEGE.
-func (p *node) assignPrivilege(ctx sim.Context) {
+func (p *node) assignPrivilege(ctx proc.Context) {
 	self := ctx.Self()
 	if !p.known || p.holder != self || p.Held() || len(p.queue) == 0 {
 		return
@@ -128,7 +128,7 @@ func (p *node) assignPrivilege(ctx sim.Context) {
 }
 
 // makeRequest is MAKE_REQUEST.
-func (p *node) makeRequest(ctx sim.Context) {
+func (p *node) makeRequest(ctx proc.Context) {
 	if !p.known || p.holder == ctx.Self() || len(p.queue) == 0 || p.asked {
 		return
 	}
@@ -137,19 +137,19 @@ func (p *node) makeRequest(ctx sim.Context) {
 }
 
 // step is what follows every event in the paper.
-func (p *node) step(ctx sim.Context) {
+func (p *node) step(ctx proc.Context) {
 	p.assignPrivilege(ctx)
 	p.makeRequest(ctx)
 }
 
-func (p *node) Want(ctx sim.Context) {
+func (p *node) Want(ctx proc.Context) {
 	p.enqueue(ctx, ctx.Self())
 	p.step(ctx)
 }
 
-func (p *node) Exit(ctx sim.Context) { p.step(ctx) }
+func (p *node) Exit(ctx proc.Context) { p.step(ctx) }
 
-func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	if from == ctx.Self() {
 		// A process never sends itself a message: it queues its own
 		// request itself, and a REQUEST from itself would make
@@ -177,8 +177,8 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 	p.step(ctx)
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) { p.CS.Timer(ctx, p, tag) }
+func (p *node) Timer(ctx proc.Context, tag string) { p.CS.Timer(ctx, p, tag) }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	return p.CS.Command(ctx, p, name, args)
 }

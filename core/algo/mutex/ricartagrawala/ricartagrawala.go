@@ -10,7 +10,7 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/mutex"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Request is REQUEST(ts_i, i), stamped with the sender's Lamport clock; the
@@ -45,10 +45,10 @@ Assumptions: a complete graph and reliable links; any delivery order. Crashes ar
 		Topology:   "complete",
 		Commands:   mutex.Commands,
 		State:      append(slices.Clone(mutex.StateKeys), mutex.StampKey, algo.StateKey{Key: keyDeferred, Doc: "the ids of the requests deferred until this process releases, in arrival order (set when it changes)"}),
-		Messages:   []sim.Message{Request{}, Reply{}},
+		Messages:   []proc.Message{Request{}, Reply{}},
 		Properties: append(slices.Clone(mutex.Properties), mutex.Ordering),
-		New: func(algo.Values) (sim.Factory, error) {
-			return func(sim.NodeID) sim.Node { return &node{} }, nil
+		New: func(algo.Values) (proc.Factory, error) {
+			return func(proc.NodeID) proc.Node { return &node{} }, nil
 		},
 		Memory: algo.Memory{Boot: algo.Bytes(160), Load: algo.Bytes(1024), BootEvents: 1},
 	})
@@ -56,7 +56,7 @@ Assumptions: a complete graph and reliable links; any delivery order. Crashes ar
 
 // deferred is a request waiting for this process's release.
 type deferred struct {
-	from sim.NodeID
+	from proc.NodeID
 	ts   int
 }
 
@@ -64,28 +64,28 @@ type node struct {
 	mutex.CS
 	clock    mutex.Clock
 	mine     mutex.Stamp         // the current request, while Wanted or Held
-	replied  map[sim.NodeID]bool // the processes whose REPLY to mine has come
+	replied  map[proc.NodeID]bool // the processes whose REPLY to mine has come
 	deferred []deferred
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	p.clock, p.mine, p.replied, p.deferred = 0, mutex.Stamp{}, nil, nil
 	p.CS.Start(ctx)
 }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	return p.CS.Command(ctx, p, name, args)
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) {
+func (p *node) Timer(ctx proc.Context, tag string) {
 	p.CS.Timer(ctx, p, tag)
 }
 
 // Want multicasts the timestamped REQUEST and waits for n-1 REPLYs.
-func (p *node) Want(ctx sim.Context) {
+func (p *node) Want(ctx proc.Context) {
 	p.mine = mutex.Stamp{TS: p.clock.Tick(), ID: ctx.Self()}
 	if p.replied == nil {
-		p.replied = map[sim.NodeID]bool{}
+		p.replied = map[proc.NodeID]bool{}
 	}
 	clear(p.replied)
 	ctx.Set(mutex.KeyStamp, p.mine.TS)
@@ -96,7 +96,7 @@ func (p *node) Want(ctx sim.Context) {
 }
 
 // Exit replies to every deferred request.
-func (p *node) Exit(ctx sim.Context) {
+func (p *node) Exit(ctx proc.Context) {
 	if len(p.deferred) == 0 {
 		return
 	}
@@ -104,10 +104,10 @@ func (p *node) Exit(ctx sim.Context) {
 		ctx.Send(d.from, Reply{TS: d.ts})
 	}
 	p.deferred = nil
-	ctx.Set(keyDeferred, []sim.NodeID{})
+	ctx.Set(keyDeferred, []proc.NodeID{})
 }
 
-func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	if from == ctx.Self() {
 		// A process asks and answers only the others: a message from
 		// itself is hand-made, and its REPLY would count as another
@@ -120,7 +120,7 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 		p.clock.Witness(msg.TS)
 		if p.Held() || (p.Wanted() && p.mine.Less(mutex.Stamp{TS: msg.TS, ID: from})) {
 			p.deferred = append(p.deferred, deferred{from: from, ts: msg.TS})
-			ids := make([]sim.NodeID, len(p.deferred))
+			ids := make([]proc.NodeID, len(p.deferred))
 			for i, d := range p.deferred {
 				ids[i] = d.from
 			}
@@ -145,7 +145,7 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 	}
 }
 
-func (p *node) tryEnter(ctx sim.Context) {
+func (p *node) tryEnter(ctx proc.Context) {
 	if p.Wanted() && len(p.replied) == len(ctx.Peers()) {
 		p.Enter(ctx)
 	}

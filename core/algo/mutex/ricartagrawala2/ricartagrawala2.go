@@ -25,21 +25,21 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/mutex"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Request is RA1's request message (TPi, i): the requester's logical clock
 // and its identifier.
 type Request struct {
 	TS int        `json:"ts"`
-	ID sim.NodeID `json:"id"`
+	ID proc.NodeID `json:"id"`
 }
 
 func (Request) Kind() string { return "REQUEST" }
 
 // Token carries token[k], the logical clock of Pk's last holding of it.
 type Token struct {
-	Token map[sim.NodeID]int `json:"token"`
+	Token map[proc.NodeID]int `json:"token"`
 }
 
 func (Token) Kind() string { return "TOKEN" }
@@ -57,7 +57,7 @@ const KeyState = "token_state"
 
 // Config is the algorithm's configuration.
 type Config struct {
-	Holder sim.NodeID // RI1's Px; -1: the first process
+	Holder proc.NodeID // RI1's Px; -1: the first process
 }
 
 func init() {
@@ -72,11 +72,11 @@ Failures: no FIFO links needed. The notes' "the failure of a process, except the
 		Config:     []algo.Param{mutex.HolderParam},
 		Commands:   mutex.Commands,
 		State:      append(append([]algo.StateKey{}, mutex.StateKeys...), mutex.StampKey, mutex.TokenKey, algo.StateKey{Key: KeyState, Doc: `"NO-TOKEN", "TOKEN-PRESENT" (holding the token unused) or "TOKEN-HELD" (holding it in the critical section)`}),
-		Messages:   []sim.Message{Request{}, Token{}},
+		Messages:   []proc.Message{Request{}, Token{}},
 		Properties: mutex.Properties,
-		New: func(v algo.Values) (sim.Factory, error) {
+		New: func(v algo.Values) (proc.Factory, error) {
 			c := Config{Holder: v.ID("holder")}
-			return func(sim.NodeID) sim.Node { return &node{cfg: &c} }, nil
+			return func(proc.NodeID) proc.Node { return &node{cfg: &c} }, nil
 		},
 		Memory: algo.Memory{Boot: algo.Bytes(288), Load: algo.Bytes(1024), BootEvents: 3},
 	})
@@ -87,26 +87,26 @@ type node struct {
 	cfg     *Config
 	clock   mutex.Clock
 	state   string
-	request map[sim.NodeID]int
-	token   map[sim.NodeID]int // nil unless this process holds the token
+	request map[proc.NodeID]int
+	token   map[proc.NodeID]int // nil unless this process holds the token
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	p.CS.Start(ctx)
-	p.request = map[sim.NodeID]int{} // RI2: request[k] = 0
+	p.request = map[proc.NodeID]int{} // RI2: request[k] = 0
 	if !mutex.StartsWithToken(ctx, p.cfg.Holder) {
 		p.setState(ctx, NoToken) // RI1
 		return
 	}
 	// RI1 and RI2: this is Px, TOKEN-PRESENT, with token[k] = 0 for all k.
-	p.token = map[sim.NodeID]int{ctx.Self(): 0}
+	p.token = map[proc.NodeID]int{ctx.Self(): 0}
 	for _, k := range ctx.Peers() {
 		p.token[k] = 0
 	}
 	p.setState(ctx, TokenPresent)
 }
 
-func (p *node) setState(ctx sim.Context, s string) {
+func (p *node) setState(ctx proc.Context, s string) {
 	if p.state == "" || (s == NoToken) != (p.state == NoToken) {
 		ctx.Set(mutex.KeyToken, s != NoToken)
 	}
@@ -115,7 +115,7 @@ func (p *node) setState(ctx sim.Context, s string) {
 }
 
 // Want is RA1.
-func (p *node) Want(ctx sim.Context) {
+func (p *node) Want(ctx proc.Context) {
 	if p.state == NoToken {
 		ts := p.clock.Tick()
 		ctx.Set(mutex.KeyStamp, ts)
@@ -130,13 +130,13 @@ func (p *node) Want(ctx sim.Context) {
 }
 
 // use is the end of RA1: TOKEN-HELD, enter the critical section.
-func (p *node) use(ctx sim.Context) {
+func (p *node) use(ctx proc.Context) {
 	p.setState(ctx, TokenHeld)
 	p.CS.Enter(ctx)
 }
 
 // Exit is RR1 then RR2.
-func (p *node) Exit(ctx sim.Context) {
+func (p *node) Exit(ctx proc.Context) {
 	p.setState(ctx, TokenPresent)
 	p.release(ctx)
 }
@@ -145,9 +145,9 @@ func (p *node) Exit(ctx sim.Context) {
 // numeric order from the one after i, whatever order the processes are
 // listed in, the token goes to the first Pk with request[k] > token[k]; with
 // none pending it stays.
-func (p *node) release(ctx sim.Context) {
+func (p *node) release(ctx proc.Context) {
 	self := ctx.Self()
-	k, found := sim.NodeID(0), false
+	k, found := proc.NodeID(0), false
 	for _, j := range ctx.Peers() {
 		if p.request[j] <= p.token[j] || ctx.Suspected(j) {
 			continue
@@ -175,14 +175,14 @@ func (p *node) release(ctx sim.Context) {
 // before reports whether RR2, searching from i, reaches a before b: the ids
 // above i come first, in increasing order, then those below i, in
 // increasing order (i+1, ..., n, 1, ..., i-1 for the ids 1..n).
-func before(i, a, b sim.NodeID) bool {
+func before(i, a, b proc.NodeID) bool {
 	if (a > i) != (b > i) {
 		return a > i
 	}
 	return a < b
 }
 
-func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	switch msg := m.(type) {
 	case Request:
 		p.clock.Witness(msg.TS)
@@ -205,7 +205,7 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 		// token[k] is then 0, as in RI2).
 		p.token = maps.Clone(msg.Token)
 		if p.token == nil {
-			p.token = map[sim.NodeID]int{}
+			p.token = map[proc.NodeID]int{}
 		}
 		if p.Wanted() {
 			p.use(ctx)
@@ -217,8 +217,8 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 	}
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) { p.CS.Timer(ctx, p, tag) }
+func (p *node) Timer(ctx proc.Context, tag string) { p.CS.Timer(ctx, p, tag) }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	return p.CS.Command(ctx, p, name, args)
 }

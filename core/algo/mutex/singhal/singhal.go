@@ -27,7 +27,7 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/mutex"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Request is REQUEST(ts, i), stamped with the sender's Lamport clock.
@@ -62,11 +62,11 @@ Failures: needs a complete graph and reliable links, any delivery order (no FIFO
 		State: append(slices.Clone(mutex.StateKeys), mutex.StampKey,
 			algo.StateKey{Key: keyRequestSet, Doc: "R_i: the processes this one must ask before entering, in ring order (set when it changes)"},
 			algo.StateKey{Key: keyInformSet, Doc: "I_i: the processes this one answers when it leaves, in ring order (set when it changes)"}),
-		Messages:   []sim.Message{Request{}, Reply{}},
+		Messages:   []proc.Message{Request{}, Reply{}},
 		Properties: mutex.Properties,
-		New: func(algo.Values) (sim.Factory, error) {
+		New: func(algo.Values) (proc.Factory, error) {
 			shared := &ringCache{}
-			return func(sim.NodeID) sim.Node { return &node{ring: shared} }, nil
+			return func(proc.NodeID) proc.Node { return &node{ring: shared} }, nil
 		},
 		// R_i and I_i, a byte per peer, and R_i published: the initial staircase
 		// holds n(n-1)/2 requests in the world, inherent in the algorithm.
@@ -79,8 +79,8 @@ type node struct {
 	ring   *ringCache
 	clock  mutex.Clock
 	mine   mutex.Stamp
-	order  []sim.NodeID       // every process in ring order, S_1..S_n (shared)
-	pos    map[sim.NodeID]int // index in order (shared)
+	order  []proc.NodeID       // every process in ring order, S_1..S_n (shared)
+	pos    map[proc.NodeID]int // index in order (shared)
 	asks   []bool             // R_i, by index in order (never this process)
 	tells  []bool             // I_i, by index in order (never this process)
 	asking int                // |R_i|
@@ -93,18 +93,18 @@ type node struct {
 // entry per process and peer, about 40 bytes each) for what the rules
 // need: R_i and I_i, a byte per peer.
 type ringCache struct {
-	ids []sim.NodeID
-	pos map[sim.NodeID]int
+	ids []proc.NodeID
+	pos map[proc.NodeID]int
 }
 
 // of returns the list of ctx's world, building it at the first Start (or
 // anew for a factory reused in another world).
-func (c *ringCache) of(ctx sim.Context) ([]sim.NodeID, map[sim.NodeID]int) {
-	peers, idx, self := ctx.Peers(), sim.Index(ctx), ctx.Self()
+func (c *ringCache) of(ctx proc.Context) ([]proc.NodeID, map[proc.NodeID]int) {
+	peers, idx, self := ctx.Peers(), ctx.Index(), ctx.Self()
 	n := len(peers) + 1
 	if len(c.ids) != n || c.ids[idx] != self || (n > 1 && c.ids[(idx+1)%n] != peers[0]) {
-		ids := make([]sim.NodeID, n)
-		pos := make(map[sim.NodeID]int, n)
+		ids := make([]proc.NodeID, n)
+		pos := make(map[proc.NodeID]int, n)
 		ids[idx] = self
 		for k, id := range peers {
 			ids[(idx+1+k)%n] = id
@@ -117,10 +117,10 @@ func (c *ringCache) of(ctx sim.Context) ([]sim.NodeID, map[sim.NodeID]int) {
 	return c.ids, c.pos
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	// Indexes are ring positions, S_1 first: this process's own slot stays
 	// empty, and the processes before it are the first Index.
-	idx := sim.Index(ctx)
+	idx := ctx.Index()
 	p.order, p.pos = p.ring.of(ctx)
 	n := len(p.order)
 	p.asks, p.tells = make([]bool, n), make([]bool, n)
@@ -133,8 +133,8 @@ func (p *node) Start(ctx sim.Context) {
 	p.CS.Start(ctx)
 }
 
-func (p *node) publish(ctx sim.Context, key string, set []bool) {
-	ids := []sim.NodeID{}
+func (p *node) publish(ctx proc.Context, key string, set []bool) {
+	ids := []proc.NodeID{}
 	for k, in := range set {
 		if in {
 			ids = append(ids, p.order[k])
@@ -143,15 +143,15 @@ func (p *node) publish(ctx sim.Context, key string, set []bool) {
 	ctx.Set(key, ids)
 }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	return p.CS.Command(ctx, p, name, args)
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) { p.CS.Timer(ctx, p, tag) }
+func (p *node) Timer(ctx proc.Context, tag string) { p.CS.Timer(ctx, p, tag) }
 
 // Want asks every process of the request set, or enters at once when it is
 // empty.
-func (p *node) Want(ctx sim.Context) {
+func (p *node) Want(ctx proc.Context) {
 	p.mine = mutex.Stamp{TS: p.clock.Tick(), ID: ctx.Self()}
 	ctx.Set(mutex.KeyStamp, p.mine.TS)
 	for k, in := range p.asks {
@@ -163,7 +163,7 @@ func (p *node) Want(ctx sim.Context) {
 }
 
 // Exit answers the inform set and moves it into the request set.
-func (p *node) Exit(ctx sim.Context) {
+func (p *node) Exit(ctx proc.Context) {
 	moved := false
 	for k, in := range p.tells {
 		if in {
@@ -187,13 +187,13 @@ func (p *node) ask(k int) {
 	}
 }
 
-func (p *node) tryEnter(ctx sim.Context) {
+func (p *node) tryEnter(ctx proc.Context) {
 	if p.Wanted() && p.asking == 0 {
 		p.Enter(ctx)
 	}
 }
 
-func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	k, ok := p.pos[from]
 	if !ok || from == ctx.Self() {
 		ctx.Log("%s from %d ignored: not a process of this system", m.Kind(), from)

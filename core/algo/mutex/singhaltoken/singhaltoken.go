@@ -30,7 +30,7 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/mutex"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // The site states of SV and TSV.
@@ -43,7 +43,7 @@ const (
 
 // Request is REQUEST(i, sn): site i's sn-th request.
 type Request struct {
-	ID sim.NodeID `json:"id"`
+	ID proc.NodeID `json:"id"`
 	SN int        `json:"sn"`
 }
 
@@ -52,8 +52,8 @@ func (Request) Kind() string { return "REQUEST" }
 // Token carries TSV, the token's view of the sites' states, and TSN, the
 // numbers of their requests it knows. An absent entry is N and 0.
 type Token struct {
-	TSV map[sim.NodeID]string `json:"tsv"`
-	TSN map[sim.NodeID]int    `json:"tsn"`
+	TSV map[proc.NodeID]string `json:"tsv"`
+	TSN map[proc.NodeID]int    `json:"tsn"`
 }
 
 func (Token) Kind() string { return "TOKEN" }
@@ -78,11 +78,11 @@ Failures: reliable links, any delivery order (no FIFO needed). Crashes are not t
 		State: append(append([]algo.StateKey{}, mutex.StateKeys...), mutex.TokenKey,
 			algo.StateKey{Key: KeySN, Doc: "SN_i[i]: the number of this site's latest request (set when it requests)"},
 			algo.StateKey{Key: KeyState, Doc: `SV_i[i]: "R" (requesting), "E" (executing), "H" (holding the idle token) or "N" (none)`}),
-		Messages:   []sim.Message{Request{}, Token{}},
+		Messages:   []proc.Message{Request{}, Token{}},
 		Properties: mutex.Properties,
-		New: func(v algo.Values) (sim.Factory, error) {
+		New: func(v algo.Values) (proc.Factory, error) {
 			w := &shared{holder: v.ID("holder")}
-			return func(sim.NodeID) sim.Node { return &node{w: w} }, nil
+			return func(proc.NodeID) proc.Node { return &node{w: w} }, nil
 		},
 		Memory: algo.Memory{Boot: algo.Bytes(448 + algo.MapEntryBytes), Load: algo.Bytes(1024), BootEvents: 3},
 	})
@@ -90,16 +90,16 @@ Failures: reliable links, any delivery order (no FIFO needed). Crashes are not t
 
 // shared is what the sites of one world share: the staircase's order.
 type shared struct {
-	holder sim.NodeID
-	rank   map[sim.NodeID]int // position in ring order from the first holder: S_1 is rank 0
+	holder proc.NodeID
+	rank   map[proc.NodeID]int // position in ring order from the first holder: S_1 is rank 0
 }
 
 // ranks fills w.rank the first time a site starts.
-func (w *shared) ranks(ctx sim.Context) {
+func (w *shared) ranks(ctx proc.Context) {
 	if w.rank != nil {
 		return
 	}
-	ids := append([]sim.NodeID{ctx.Self()}, ctx.Peers()...) // ring order from this site
+	ids := append([]proc.NodeID{ctx.Self()}, ctx.Peers()...) // ring order from this site
 	first := 0
 	for k, id := range ids {
 		if id == w.holder {
@@ -109,9 +109,9 @@ func (w *shared) ranks(ctx sim.Context) {
 	if w.holder == -1 || first == 0 && ids[0] != w.holder {
 		// The default, or a holder that is no process: the first process
 		// in ring order, as mutex.StartsWithToken decides.
-		first = (len(ids) - sim.Index(ctx)) % len(ids)
+		first = (len(ids) - ctx.Index()) % len(ids)
 	}
-	w.rank = make(map[sim.NodeID]int, len(ids))
+	w.rank = make(map[proc.NodeID]int, len(ids))
 	for k, id := range ids {
 		w.rank[id] = (k - first + len(ids)) % len(ids)
 	}
@@ -122,17 +122,17 @@ type node struct {
 	w *shared
 	// sv and sn hold SV_i and SN_i where they differ from the initial
 	// staircase and 0, so that a booted site holds no array of n entries.
-	sv    map[sim.NodeID]string
-	sn    map[sim.NodeID]int
+	sv    map[proc.NodeID]string
+	sn    map[proc.NodeID]int
 	token *Token // nil unless this site holds the token
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	p.CS.Start(ctx)
 	p.w.ranks(ctx)
-	p.sv, p.sn = map[sim.NodeID]string{}, map[sim.NodeID]int{}
+	p.sv, p.sn = map[proc.NodeID]string{}, map[proc.NodeID]int{}
 	if mutex.StartsWithToken(ctx, p.w.holder) {
-		p.token = &Token{TSV: map[sim.NodeID]string{}, TSN: map[sim.NodeID]int{}}
+		p.token = &Token{TSV: map[proc.NodeID]string{}, TSN: map[proc.NodeID]int{}}
 		ctx.Set(mutex.KeyToken, true)
 		p.setSV(ctx, ctx.Self(), H)
 		return
@@ -143,21 +143,21 @@ func (p *node) Start(ctx sim.Context) {
 
 // staircase is the initial SV_i[j]: R for the sites before i in ring order
 // from the first holder, N for i and the sites after it.
-func (p *node) staircase(ctx sim.Context, j sim.NodeID) string {
+func (p *node) staircase(ctx proc.Context, j proc.NodeID) string {
 	if p.w.rank[j] < p.w.rank[ctx.Self()] {
 		return R
 	}
 	return N
 }
 
-func (p *node) getSV(ctx sim.Context, j sim.NodeID) string {
+func (p *node) getSV(ctx proc.Context, j proc.NodeID) string {
 	if s, ok := p.sv[j]; ok {
 		return s
 	}
 	return p.staircase(ctx, j)
 }
 
-func (p *node) setSV(ctx sim.Context, j sim.NodeID, s string) {
+func (p *node) setSV(ctx proc.Context, j proc.NodeID, s string) {
 	old := p.getSV(ctx, j)
 	if s == p.staircase(ctx, j) {
 		delete(p.sv, j)
@@ -169,7 +169,7 @@ func (p *node) setSV(ctx sim.Context, j sim.NodeID, s string) {
 	}
 }
 
-func (p *node) setSN(j sim.NodeID, n int) {
+func (p *node) setSN(j proc.NodeID, n int) {
 	if n == 0 {
 		delete(p.sn, j)
 	} else {
@@ -177,7 +177,7 @@ func (p *node) setSN(j sim.NodeID, n int) {
 	}
 }
 
-func setTSV(t *Token, j sim.NodeID, s string) {
+func setTSV(t *Token, j proc.NodeID, s string) {
 	if s == N {
 		delete(t.TSV, j)
 	} else {
@@ -185,14 +185,14 @@ func setTSV(t *Token, j sim.NodeID, s string) {
 	}
 }
 
-func tsv(t *Token, j sim.NodeID) string {
+func tsv(t *Token, j proc.NodeID) string {
 	if s, ok := t.TSV[j]; ok {
 		return s
 	}
 	return N
 }
 
-func setTSN(t *Token, j sim.NodeID, n int) {
+func setTSN(t *Token, j proc.NodeID, n int) {
 	if n == 0 {
 		delete(t.TSN, j)
 	} else {
@@ -201,7 +201,7 @@ func setTSN(t *Token, j sim.NodeID, n int) {
 }
 
 // Want is the request rule.
-func (p *node) Want(ctx sim.Context) {
+func (p *node) Want(ctx proc.Context) {
 	self := ctx.Self()
 	if p.token != nil {
 		ctx.Log("holding the idle token (H): E, entering without messages")
@@ -213,7 +213,7 @@ func (p *node) Want(ctx sim.Context) {
 	sn := p.sn[self] + 1
 	p.setSN(self, sn)
 	ctx.Set(KeySN, sn)
-	var to []sim.NodeID
+	var to []proc.NodeID
 	for _, j := range ctx.Peers() {
 		if p.getSV(ctx, j) == R {
 			to = append(to, j)
@@ -225,7 +225,7 @@ func (p *node) Want(ctx sim.Context) {
 	}
 }
 
-func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	switch msg := m.(type) {
 	case Request:
 		p.request(ctx, msg)
@@ -235,7 +235,7 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 }
 
 // request is the rule for REQUEST(i, sn) at this site j.
-func (p *node) request(ctx sim.Context, msg Request) {
+func (p *node) request(ctx proc.Context, msg Request) {
 	self, i := ctx.Self(), msg.ID
 	if _, ok := p.w.rank[i]; !ok || i == self {
 		ctx.Log("REQUEST naming %d ignored: no other process", i)
@@ -268,7 +268,7 @@ func (p *node) request(ctx sim.Context, msg Request) {
 	}
 }
 
-func (p *node) receiveToken(ctx sim.Context, msg Token) {
+func (p *node) receiveToken(ctx proc.Context, msg Token) {
 	if p.token != nil {
 		ctx.Log("TOKEN while holding one: a second token, dropped")
 		return
@@ -276,10 +276,10 @@ func (p *node) receiveToken(ctx sim.Context, msg Token) {
 	// The received maps are the sender's recorded message: work on copies.
 	p.token = &Token{TSV: maps.Clone(msg.TSV), TSN: maps.Clone(msg.TSN)}
 	if p.token.TSV == nil {
-		p.token.TSV = map[sim.NodeID]string{}
+		p.token.TSV = map[proc.NodeID]string{}
 	}
 	if p.token.TSN == nil {
-		p.token.TSN = map[sim.NodeID]int{}
+		p.token.TSN = map[proc.NodeID]int{}
 	}
 	for j, s := range p.token.TSV { // entries the rules never write: N, or not a state
 		if s == N || (s != R && s != E && s != H) {
@@ -297,13 +297,13 @@ func (p *node) receiveToken(ctx sim.Context, msg Token) {
 }
 
 // Exit is the release rule.
-func (p *node) Exit(ctx sim.Context) { p.release(ctx) }
+func (p *node) Exit(ctx proc.Context) { p.release(ctx) }
 
-func (p *node) release(ctx sim.Context) {
+func (p *node) release(ctx proc.Context) {
 	self, t := ctx.Self(), p.token
 	p.setSV(ctx, self, N)
 	setTSV(t, self, N)
-	all := append([]sim.NodeID{self}, ctx.Peers()...)
+	all := append([]proc.NodeID{self}, ctx.Peers()...)
 	for _, j := range all {
 		if p.sn[j] > t.TSN[j] {
 			setTSV(t, j, p.getSV(ctx, j))
@@ -331,8 +331,8 @@ func (p *node) release(ctx sim.Context) {
 	ctx.Log("no site marked R: keeping the token (H)")
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) { p.CS.Timer(ctx, p, tag) }
+func (p *node) Timer(ctx proc.Context, tag string) { p.CS.Timer(ctx, p, tag) }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	return p.CS.Command(ctx, p, name, args)
 }

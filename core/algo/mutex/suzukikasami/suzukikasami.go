@@ -27,12 +27,12 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/mutex"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Request is REQUEST(j, n): process j's n-th request.
 type Request struct {
-	ID sim.NodeID `json:"id"`
+	ID proc.NodeID `json:"id"`
 	SN int        `json:"sn"`
 }
 
@@ -41,8 +41,8 @@ func (Request) Kind() string { return "REQUEST" }
 // Token carries LN[j], the number of j's request served last, and the
 // queue Q of processes waiting for the token.
 type Token struct {
-	LN map[sim.NodeID]int `json:"ln"`
-	Q  []sim.NodeID       `json:"q"`
+	LN map[proc.NodeID]int `json:"ln"`
+	Q  []proc.NodeID       `json:"q"`
 }
 
 func (Token) Kind() string { return "TOKEN" }
@@ -62,11 +62,11 @@ Failures: no FIFO links needed. "The failure of a process, except the one which 
 		Config:     []algo.Param{mutex.HolderParam},
 		Commands:   mutex.Commands,
 		State:      append(append([]algo.StateKey{}, mutex.StateKeys...), mutex.TokenKey, algo.StateKey{Key: KeySN, Doc: "RN[i]: the number of this process's latest request (set when it requests)"}),
-		Messages:   []sim.Message{Request{}, Token{}},
+		Messages:   []proc.Message{Request{}, Token{}},
 		Properties: mutex.Properties,
-		New: func(v algo.Values) (sim.Factory, error) {
+		New: func(v algo.Values) (proc.Factory, error) {
 			holder := v.ID("holder")
-			return func(sim.NodeID) sim.Node { return &node{holder: holder} }, nil
+			return func(proc.NodeID) proc.Node { return &node{holder: holder} }, nil
 		},
 		Memory: algo.Memory{Boot: algo.Bytes(256), Load: algo.Bytes(1024), BootEvents: 2},
 	})
@@ -74,16 +74,16 @@ Failures: no FIFO links needed. "The failure of a process, except the one which 
 
 type node struct {
 	mutex.CS
-	holder sim.NodeID
-	rn     map[sim.NodeID]int
+	holder proc.NodeID
+	rn     map[proc.NodeID]int
 	token  *Token // nil unless this process holds the token
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	p.CS.Start(ctx)
-	p.rn = map[sim.NodeID]int{}
+	p.rn = map[proc.NodeID]int{}
 	if mutex.StartsWithToken(ctx, p.holder) {
-		p.token = &Token{LN: map[sim.NodeID]int{ctx.Self(): 0}}
+		p.token = &Token{LN: map[proc.NodeID]int{ctx.Self(): 0}}
 		for _, k := range ctx.Peers() {
 			p.token.LN[k] = 0
 		}
@@ -91,7 +91,7 @@ func (p *node) Start(ctx sim.Context) {
 	ctx.Set(mutex.KeyToken, p.token != nil)
 }
 
-func (p *node) Want(ctx sim.Context) {
+func (p *node) Want(ctx proc.Context) {
 	if p.token != nil {
 		ctx.Log("holding the idle token: entering without messages")
 		p.CS.Enter(ctx)
@@ -106,7 +106,7 @@ func (p *node) Want(ctx sim.Context) {
 	}
 }
 
-func (p *node) Exit(ctx sim.Context) {
+func (p *node) Exit(ctx proc.Context) {
 	self := ctx.Self()
 	p.token.LN[self] = p.rn[self]
 	p.pass(ctx)
@@ -114,7 +114,7 @@ func (p *node) Exit(ctx sim.Context) {
 
 // pass queues every outstanding request not yet in Q, in ring order from
 // the successor, and sends the token to the head of Q, if any.
-func (p *node) pass(ctx sim.Context) {
+func (p *node) pass(ctx proc.Context) {
 	t := p.token
 	for _, j := range ctx.Peers() {
 		if p.rn[j] == t.LN[j]+1 && !slices.Contains(t.Q, j) {
@@ -133,14 +133,14 @@ func (p *node) pass(ctx sim.Context) {
 	}
 }
 
-func (p *node) send(ctx sim.Context, to sim.NodeID) {
+func (p *node) send(ctx proc.Context, to proc.NodeID) {
 	t := p.token
 	p.token = nil
 	ctx.Set(mutex.KeyToken, false)
 	ctx.Send(to, *t)
 }
 
-func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	switch msg := m.(type) {
 	case Request:
 		if msg.ID == ctx.Self() {
@@ -175,7 +175,7 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 		// token sent to one would be lost.
 		p.token = &Token{LN: maps.Clone(msg.LN)}
 		if p.token.LN == nil {
-			p.token.LN = map[sim.NodeID]int{}
+			p.token.LN = map[proc.NodeID]int{}
 		}
 		for _, j := range msg.Q {
 			if slices.Contains(ctx.Peers(), j) && !slices.Contains(p.token.Q, j) {
@@ -192,8 +192,8 @@ func (p *node) Receive(ctx sim.Context, from sim.NodeID, m sim.Message) {
 	}
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) { p.CS.Timer(ctx, p, tag) }
+func (p *node) Timer(ctx proc.Context, tag string) { p.CS.Timer(ctx, p, tag) }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	return p.CS.Command(ctx, p, name, args)
 }

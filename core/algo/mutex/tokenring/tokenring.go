@@ -9,7 +9,7 @@ import (
 	"dsim/core/algo/election"
 	_ "dsim/core/algo/election/changroberts" // the election layer
 	"dsim/core/algo/mutex"
-	"dsim/core/sim"
+	"dsim/core/proc"
 )
 
 // Ident names a token: its generation and the process that made it. The
@@ -18,7 +18,7 @@ import (
 // generation, then by maker, and the newer one always wins.
 type Ident struct {
 	Gen int
-	By  sim.NodeID
+	By  proc.NodeID
 }
 
 func (a Ident) less(b Ident) bool { return a.Gen < b.Gen || (a.Gen == b.Gen && a.By < b.By) }
@@ -32,7 +32,7 @@ func (a Ident) String() string { return fmt.Sprintf("%d/%d", a.Gen, a.By) }
 // seen it, it becomes usable.
 type Token struct {
 	Gen   int        `json:"gen"`
-	By    sim.NodeID `json:"by"`
+	By    proc.NodeID `json:"by"`
 	Sweep bool       `json:"sweep"`
 	// Seen is the highest generation known by a process the sweep passed
 	// that knew a newer token than the sweep (0: none did): the sweep then
@@ -64,10 +64,10 @@ const layerName = "election"
 
 // Config is the algorithm's configuration.
 type Config struct {
-	Holder  sim.NodeID
-	Hold    sim.Duration
-	Hop     sim.Duration
-	Timeout sim.Duration // 0: 3·n·(hop+hold), computed per world
+	Holder  proc.NodeID
+	Hold    proc.Duration
+	Hop     proc.Duration
+	Timeout proc.Duration // 0: 3·n·(hop+hold), computed per world
 }
 
 func (c Config) validate() error {
@@ -84,11 +84,11 @@ func (c Config) validate() error {
 }
 
 // timeout is how long a process waits for the token before presuming it lost.
-func (c *Config) timeout(n int) sim.Duration {
+func (c *Config) timeout(n int) proc.Duration {
 	if c.Timeout > 0 {
 		return c.Timeout
 	}
-	return sim.Duration(3*n) * (c.Hop + c.Hold)
+	return proc.Duration(3*n) * (c.Hop + c.Hold)
 }
 
 func init() {
@@ -121,7 +121,7 @@ Failures: tolerates crashes of any processes, the holder included, recoveries, a
 			mutex.TokenKey,
 			algo.StateKey{Key: keyGeneration, Doc: "the generation of the newest token this process knows (0: the boot token)"},
 		), cr.State...),
-		Messages:   append([]sim.Message{Token{}}, cr.Messages...),
+		Messages:   append([]proc.Message{Token{}}, cr.Messages...),
 		Properties: mutex.Properties,
 		New:        newFactory,
 		// Both layers, the stable storage, the loss timers; the light load also
@@ -131,7 +131,7 @@ Failures: tolerates crashes of any processes, the holder included, recoveries, a
 	})
 }
 
-func newFactory(v algo.Values) (sim.Factory, error) {
+func newFactory(v algo.Values) (proc.Factory, error) {
 	c := &Config{Holder: v.ID("holder"), Hold: v.Time("hold"), Hop: v.Time("hop"), Timeout: v.Time("timeout")}
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -146,10 +146,10 @@ func newFactory(v algo.Values) (sim.Factory, error) {
 		return nil, err
 	}
 	// stable is each process's stable storage: what survives its crashes.
-	stable := map[sim.NodeID]*memory{}
+	stable := map[proc.NodeID]*memory{}
 	return compose.Factory(
 		compose.Part{
-			New: func(id sim.NodeID) sim.Node {
+			New: func(id proc.NodeID) proc.Node {
 				m, ok := stable[id]
 				if !ok {
 					m = &memory{known: Ident{By: election.None}}
@@ -157,7 +157,7 @@ func newFactory(v algo.Values) (sim.Factory, error) {
 				}
 				return &node{cfg: c, mem: m}
 			},
-			Messages: []sim.Message{Token{}},
+			Messages: []proc.Message{Token{}},
 			Commands: []string{"request", "release"},
 		},
 		lower,
@@ -186,7 +186,7 @@ type node struct {
 	expired, chosen bool
 }
 
-func (p *node) Start(ctx sim.Context) {
+func (p *node) Start(ctx proc.Context) {
 	p.CS.Start(ctx)
 	ctx.Set(keyGeneration, p.mem.known.Gen)
 	if mutex.StartsWithToken(ctx, p.cfg.Holder) {
@@ -195,16 +195,16 @@ func (p *node) Start(ctx sim.Context) {
 		return
 	}
 	ctx.Set(mutex.KeyToken, false)
-	if sim.Recovered(ctx) {
+	if ctx.Recovered() {
 		p.deaf = true
 		ctx.SetTimer(p.cfg.Hop, timerRejoin)
 	}
 	p.armLost(ctx)
 }
 
-func (p *node) armLost(ctx sim.Context) { ctx.SetTimer(p.cfg.timeout(ctx.N()), timerLost) }
+func (p *node) armLost(ctx proc.Context) { ctx.SetTimer(p.cfg.timeout(ctx.N()), timerLost) }
 
-func (p *node) learn(ctx sim.Context, id Ident) {
+func (p *node) learn(ctx proc.Context, id Ident) {
 	if p.mem.known.less(id) {
 		p.mem.known = id
 		ctx.Set(keyGeneration, id.Gen)
@@ -212,7 +212,7 @@ func (p *node) learn(ctx sim.Context, id Ident) {
 }
 
 // take makes t the usable token held here.
-func (p *node) take(ctx sim.Context, t *Token) {
+func (p *node) take(ctx proc.Context, t *Token) {
 	p.tok = t
 	p.learn(ctx, t.ident())
 	ctx.Set(mutex.KeyToken, true)
@@ -220,7 +220,7 @@ func (p *node) take(ctx sim.Context, t *Token) {
 }
 
 // drop gives up the usable token held here without passing it.
-func (p *node) drop(ctx sim.Context) {
+func (p *node) drop(ctx proc.Context) {
 	p.tok = nil
 	ctx.Set(mutex.KeyToken, false)
 	ctx.CancelTimer(timerPass)
@@ -229,7 +229,7 @@ func (p *node) drop(ctx sim.Context) {
 
 // idle runs the rule for a holder that does not want the critical section:
 // pass the token on after the hold delay.
-func (p *node) idle(ctx sim.Context) {
+func (p *node) idle(ctx proc.Context) {
 	if p.cfg.Hold == 0 {
 		p.pass(ctx)
 		return
@@ -238,15 +238,15 @@ func (p *node) idle(ctx sim.Context) {
 }
 
 // pass sends the usable token to the successor.
-func (p *node) pass(ctx sim.Context) {
+func (p *node) pass(ctx proc.Context) {
 	t := *p.tok
 	p.drop(ctx)
-	ctx.Send(election.Successor(ctx), t)
+	ctx.Send(ctx.Successor(), t)
 }
 
 // Want is the request rule: enter with the token if it is here, otherwise
 // wait for it.
-func (p *node) Want(ctx sim.Context) {
+func (p *node) Want(ctx proc.Context) {
 	if p.tok != nil {
 		ctx.CancelTimer(timerPass)
 		p.Enter(ctx)
@@ -255,7 +255,7 @@ func (p *node) Want(ctx sim.Context) {
 
 // Exit is the release rule: pass the token to the successor, unless a sweep
 // was waiting for this critical section to end.
-func (p *node) Exit(ctx sim.Context) {
+func (p *node) Exit(ctx proc.Context) {
 	if s := p.pending; s != nil {
 		p.pending = nil
 		ctx.Log("left the critical section: token %s superseded by the regenerated %s, dropped", p.tok.ident(), s.ident())
@@ -266,7 +266,7 @@ func (p *node) Exit(ctx sim.Context) {
 	p.pass(ctx)
 }
 
-func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
+func (p *node) Receive(ctx proc.Context, _ proc.NodeID, m proc.Message) {
 	t := m.(Token)
 	if p.deaf {
 		ctx.Log("token %s discarded: recovered less than hop ticks ago, it was sent while this process was down", t.ident())
@@ -300,7 +300,7 @@ func (p *node) Receive(ctx sim.Context, _ sim.NodeID, m sim.Message) {
 	}
 }
 
-func (p *node) receiveSweep(ctx sim.Context, t Token) {
+func (p *node) receiveSweep(ctx proc.Context, t Token) {
 	id := t.ident()
 	if p.tok != nil {
 		held := p.tok.ident()
@@ -325,7 +325,7 @@ func (p *node) receiveSweep(ctx sim.Context, t Token) {
 
 // sweep runs a sweep that reached this process with no token in its way:
 // it ends here if this process has seen it, and goes on otherwise.
-func (p *node) sweep(ctx sim.Context, t Token) {
+func (p *node) sweep(ctx proc.Context, t Token) {
 	id := t.ident()
 	if p.mem.known == id || t.Hops >= ctx.N() {
 		p.endSweep(ctx, t)
@@ -338,10 +338,10 @@ func (p *node) sweep(ctx sim.Context, t Token) {
 	}
 	p.armLost(ctx)
 	t.Hops++
-	ctx.Send(election.Successor(ctx), t)
+	ctx.Send(ctx.Successor(), t)
 }
 
-func (p *node) endSweep(ctx sim.Context, t Token) {
+func (p *node) endSweep(ctx proc.Context, t Token) {
 	id := t.ident()
 	if t.Seen > 0 || id.less(p.mem.known) {
 		gen := max(t.Seen, p.mem.known.Gen) + 1
@@ -360,14 +360,14 @@ func (p *node) endSweep(ctx sim.Context, t Token) {
 }
 
 // regenerate makes a token of generation gen and sends it round as a sweep.
-func (p *node) regenerate(ctx sim.Context, gen int) {
+func (p *node) regenerate(ctx proc.Context, gen int) {
 	t := Token{Gen: gen, By: ctx.Self(), Sweep: true}
 	p.learn(ctx, t.ident())
 	p.armLost(ctx)
-	ctx.Send(election.Successor(ctx), t)
+	ctx.Send(ctx.Successor(), t)
 }
 
-func (p *node) Timer(ctx sim.Context, tag string) {
+func (p *node) Timer(ctx proc.Context, tag string) {
 	if p.CS.Timer(ctx, p, tag) {
 		return
 	}
@@ -397,7 +397,7 @@ func (p *node) Timer(ctx sim.Context, tag string) {
 
 // Observe follows the election layer: the process it announces as leader
 // regenerates the token unless the token reached it during the election.
-func (p *node) Observe(ctx sim.Context, layer, key string, v any) {
+func (p *node) Observe(ctx proc.Context, layer, key string, v any) {
 	if layer != layerName {
 		return
 	}
@@ -430,6 +430,6 @@ func (p *node) Observe(ctx sim.Context, layer, key string, v any) {
 	}
 }
 
-func (p *node) Command(ctx sim.Context, name string, args sim.Args) error {
+func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {
 	return p.CS.Command(ctx, p, name, args)
 }
