@@ -190,10 +190,10 @@ func All() []*Spec {
 // its declared type.
 type Values map[string]any
 
-func (v Values) Int(k string) int       { return v[k].(int) }
-func (v Values) Float(k string) float64 { return v[k].(float64) }
-func (v Values) Bool(k string) bool     { return v[k].(bool) }
-func (v Values) String(k string) string { return v[k].(string) }
+func (v Values) Int(k string) int        { return v[k].(int) }
+func (v Values) Float(k string) float64  { return v[k].(float64) }
+func (v Values) Bool(k string) bool      { return v[k].(bool) }
+func (v Values) String(k string) string  { return v[k].(string) }
 func (v Values) Time(k string) proc.Time { return proc.Time(v[k].(int)) }
 func (v Values) ID(k string) proc.NodeID { return proc.NodeID(v[k].(int)) }
 

@@ -9,8 +9,13 @@ func (rt *nodeRT) Recovered() bool { return rt.lives > 0 }
 func (rt *nodeRT) Index() int { return int(rt.idx) }
 
 func (rt *nodeRT) IsProcess(id NodeID) bool {
-	_, ok := rt.s.index(id)
-	return ok
+	s := rt.s
+	if s.members == nil {
+		_, ok := s.byID[id]
+		return ok
+	}
+	k := int64(id) - int64(s.minID)
+	return k >= 0 && k < int64(len(s.members))*64 && s.members[k/64]&(1<<(k%64)) != 0
 }
 
 // Successor settles the common case, nobody suspected, without walking:

@@ -62,17 +62,21 @@ type Observer func(e *trace.Event)
 
 // Sim is one run of one system.
 type Sim struct {
-	cfg    Config
-	now    Time
-	q      queue
-	nodes  []nodeRT
-	ids    []NodeID
-	ring2  []NodeID // ids twice over, built by the first Peers: it slices them without allocating
-	dense  []int32  // id-minID -> index+1, when ids are compact
-	minID  NodeID
-	byID   map[NodeID]int32
-	nbrs   []NodeID // Adj as ids, node i's at nbrs[nbrOff[i]:nbrOff[i+1]], from the first Neighbors
-	nbrOff []int32
+	cfg   Config
+	now   Time
+	q     queue
+	nodes []nodeRT
+	ids   []NodeID
+	ring2 []NodeID // ids twice over, built by the first Peers: it slices them without allocating
+	dense []int32  // id-minID -> index+1, when ids are compact
+	// members has bit id-minID set for every process id, when ids are
+	// compact: IsProcess reads it rather than dense, which is 32 times
+	// larger and, for a million processes, far from every cache.
+	members []uint64
+	minID   NodeID
+	byID    map[NodeID]int32
+	nbrs    []NodeID // Adj as ids, node i's at nbrs[nbrOff[i]:nbrOff[i+1]], from the first Neighbors
+	nbrOff  []int32
 
 	links  map[uint64]*Link
 	fifo   fifoTable
@@ -240,6 +244,11 @@ func (s *Sim) indexIDs() error {
 				return fmt.Errorf("sim: process id %d appears twice", id)
 			}
 			s.dense[id-lo] = int32(i) + 1
+		}
+		s.members = make([]uint64, len(s.dense)/64+1)
+		for _, id := range s.ids {
+			k := id - lo
+			s.members[k/64] |= 1 << (k % 64)
 		}
 		return nil
 	}

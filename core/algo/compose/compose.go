@@ -33,7 +33,7 @@ type Part struct {
 	Name     string
 	New      proc.Factory
 	Messages []proc.Message // the message types the layer receives
-	Commands []string      // the commands the layer answers
+	Commands []string       // the commands the layer answers
 }
 
 // Watcher is implemented by layers that follow the state other layers set.
@@ -100,8 +100,8 @@ type Stack struct {
 type layer struct {
 	proc.Node
 	proc.Context // the kernel's, refreshed on every call into the layer
-	st          *Stack
-	i           int
+	st           *Stack
+	i            int
 }
 
 func (l *layer) tag(t string) string {
@@ -112,7 +112,7 @@ func (l *layer) tag(t string) string {
 }
 
 func (l *layer) SetTimer(d proc.Duration, tag string) { l.Context.SetTimer(d, l.tag(tag)) }
-func (l *layer) CancelTimer(tag string)              { l.Context.CancelTimer(l.tag(tag)) }
+func (l *layer) CancelTimer(tag string)               { l.Context.CancelTimer(l.tag(tag)) }
 
 // Set records the value and tells the other layers that watch.
 func (l *layer) Set(key string, v any) {

@@ -84,24 +84,3 @@ func CheckCommand(name string, args proc.Args, known ...string) error {
 	}
 	return nil
 }
-
-// Toward returns the Context's Successor for a message that travels round
-// the ring until it is back at owner. ok is false when that would skip
-// owner because the detector suspects it: the message could then only
-// circle, so the caller drops it.
-func Toward(ctx proc.Context, owner proc.NodeID) (next proc.NodeID, ok bool) {
-	if !ctx.Suspected(owner) { // the walk to the successor cannot skip owner
-		return ctx.Successor(), true
-	}
-	n := ctx.N()
-	for d := 1; d < n; d++ {
-		id := ctx.Neighbor(d)
-		if !ctx.Suspected(id) {
-			return id, true
-		}
-		if id == owner {
-			return id, false
-		}
-	}
-	return ctx.Self(), true
-}

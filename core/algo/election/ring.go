@@ -112,17 +112,23 @@ type Rejoiner interface {
 // coordinator it knows, and the timers above. Algorithms embed it and call
 // its methods from their own handlers.
 type Ring struct {
-	Cfg    *RingConfig
-	leader proc.NodeID
+	Cfg *RingConfig
+	// next is the process after this one in ring order; until warned its
+	// successor is next. See Successor.
+	next   proc.NodeID
+	leader proc.NodeID // the coordinator, when known
 	role   role
 	known  bool
 	armed  bool // the restart timer is pending
 	// watching: the watch timer is pending (see Suspect)
 	watching bool
+	// warned: the failure detector has suspected a process since this
+	// one started, or it recovered and may have missed a suspicion.
+	warned bool
 }
 
 // role numbers the roles; 0 is "not yet set".
-type role int
+type role uint8
 
 const (
 	noRole role = iota
@@ -138,6 +144,7 @@ var roleValues = [...]any{leaderRole: Leader, candidateRole: Candidate, follower
 // configured coordinator, if any, and starts an election if it is the
 // configured initiator or initiate says so; a recovered process rejoins.
 func (r *Ring) Start(ctx proc.Context, e Elector, initiate bool) {
+	r.next, r.warned = ctx.Neighbor(1), ctx.Recovered()
 	if ctx.Recovered() {
 		r.setRole(ctx, followerRole)
 		r.rejoin(ctx, e)
@@ -197,6 +204,7 @@ func (r *Ring) Timer(ctx proc.Context, tag string, e Elector) {
 // suspected coordinator, it starts one, as the successor may have been in
 // an election that ended without it.
 func (r *Ring) Suspect(ctx proc.Context, id proc.NodeID, e Elector) {
+	r.warned = true
 	if !r.Cfg.Watch || !r.known || r.Electing() {
 		return
 	}
@@ -231,6 +239,37 @@ func watches(ctx proc.Context, lead proc.NodeID) bool {
 		}
 	}
 	return false
+}
+
+// Successor is the process ring messages go to: the first one after this
+// one in ring order that the failure detector does not suspect (the
+// Context's Successor), which is the next one as long as the detector has
+// suspected nobody.
+func (r *Ring) Successor(ctx proc.Context) proc.NodeID {
+	if !r.warned {
+		return r.next
+	}
+	return ctx.Successor()
+}
+
+// Toward returns the Successor for a message that travels round the ring
+// until it is back at owner. ok is false when the successor lies beyond
+// owner, which the detector suspects: the message could then only circle,
+// so the caller drops it.
+func (r *Ring) Toward(ctx proc.Context, owner proc.NodeID) (next proc.NodeID, ok bool) {
+	next = r.Successor(ctx)
+	if next == r.next { // no process was skipped
+		return next, true
+	}
+	for d := 1; d < ctx.N(); d++ {
+		switch id := ctx.Neighbor(d); {
+		case id == next:
+			return next, true
+		case id == owner:
+			return next, false
+		}
+	}
+	return next, true // every other process is suspected: next is this one
 }
 
 // Leading reports whether this process is the coordinator.

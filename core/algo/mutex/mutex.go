@@ -227,7 +227,7 @@ func (c *Clock) Witness(ts int) {
 // Stamp is a request's (timestamp, id): the total order in which the
 // timestamped algorithms serve requests.
 type Stamp struct {
-	TS int        `json:"ts"`
+	TS int         `json:"ts"`
 	ID proc.NodeID `json:"id"`
 }
 

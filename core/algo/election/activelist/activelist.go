@@ -17,7 +17,7 @@ import (
 // Elect is the text's elect(i), numbered with the election it belongs to.
 type Elect struct {
 	ID    proc.NodeID `json:"id"`
-	Round int        `json:"round"`
+	Round int         `json:"round"`
 }
 
 func (Elect) Kind() string { return "ELECT" }
@@ -26,7 +26,7 @@ func (Elect) Kind() string { return "ELECT" }
 // chose in case c, sent to its right neighbour.
 type Elected struct {
 	ID    proc.NodeID `json:"id"`
-	Round int        `json:"round"`
+	Round int         `json:"round"`
 }
 
 func (Elected) Kind() string { return "ELECTED" }
@@ -45,7 +45,7 @@ func (Inquiry) Kind() string { return "INQUIRY" }
 type Reply struct {
 	ID    proc.NodeID `json:"id"`
 	To    proc.NodeID `json:"to"`
-	Round int        `json:"round"`
+	Round int         `json:"round"`
 }
 
 func (Reply) Kind() string { return "REPLY" }
@@ -138,7 +138,7 @@ func (p *node) join(ctx proc.Context, r int, j proc.NodeID) {
 }
 
 func (p *node) send(ctx proc.Context, m Elect) {
-	next, ok := election.Toward(ctx, m.ID)
+	next, ok := p.Toward(ctx, m.ID)
 	if !ok {
 		ctx.Log("elect(%d) dropped: %d is suspected", m.ID, m.ID)
 		return
@@ -222,7 +222,7 @@ func (p *node) complete(ctx proc.Context) {
 	}
 	ctx.Log("own elect is back: the active list %v is complete, %d is the coordinator", p.active, best)
 	p.Follow(ctx, best)
-	if next := ctx.Successor(); p.cfg.Elected && next != ctx.Self() {
+	if next := p.Successor(ctx); p.cfg.Elected && next != ctx.Self() {
 		ctx.Send(next, Elected{ID: best, Round: p.round})
 	}
 }
@@ -241,7 +241,7 @@ func (p *node) Rejoin(ctx proc.Context) {
 	if p.Cfg.Restart {
 		ctx.SetTimer(proc.Duration(3*ctx.N())*p.Cfg.Hop, InquiryTimer)
 	}
-	ctx.Send(ctx.Successor(), Inquiry{Origin: ctx.Self()})
+	ctx.Send(p.Successor(ctx), Inquiry{Origin: ctx.Self()})
 }
 
 // endInquiry stops waiting for a Reply: this process has joined an election
@@ -304,7 +304,7 @@ func (p *node) reply(ctx proc.Context, msg Reply) {
 // toward sends m on round the ring to owner, unless the walk would skip
 // owner: it could then only circle.
 func (p *node) toward(ctx proc.Context, owner proc.NodeID, m proc.Message) {
-	if next, ok := election.Toward(ctx, owner); ok {
+	if next, ok := p.Toward(ctx, owner); ok {
 		ctx.Send(next, m)
 	} else {
 		ctx.Log("%s dropped: %d is suspected", m.Kind(), owner)

@@ -70,14 +70,18 @@ Where the text is silent: the ring skips processes the declared failure detector
 }
 
 func newFactory(c Config) proc.Factory {
-	return func(proc.NodeID) proc.Node {
-		return &node{Ring: election.Ring{Cfg: &c.RingConfig}, all: c.All, base: !c.Optimize}
+	var nodes proc.Blocks[node]
+	return func(id proc.NodeID) proc.Node {
+		p := nodes.New()
+		*p = node{Ring: election.Ring{Cfg: &c.RingConfig}, self: id, all: c.All, base: !c.Optimize}
+		return p
 	}
 }
 
 // node is one process of the ring.
 type node struct {
 	election.Ring
+	self        proc.NodeID // its UID
 	all         bool
 	base        bool // the base algorithm: no participant marking
 	participant bool
@@ -94,7 +98,7 @@ func (p *node) Start(ctx proc.Context) {
 func (p *node) Elect(ctx proc.Context) {
 	p.mark(ctx, true)
 	p.Candidate(ctx)
-	ctx.Send(ctx.Successor(), Election{ID: ctx.Self()})
+	ctx.Send(p.Successor(ctx), Election{ID: ctx.Self()})
 }
 
 func (p *node) mark(ctx proc.Context, participant bool) {
@@ -105,7 +109,7 @@ func (p *node) mark(ctx proc.Context, participant bool) {
 }
 
 func (p *node) Receive(ctx proc.Context, _ proc.NodeID, m proc.Message) {
-	self := ctx.Self()
+	self := p.self
 	switch msg := m.(type) {
 	case Election:
 		switch {
@@ -115,7 +119,7 @@ func (p *node) Receive(ctx proc.Context, _ proc.NodeID, m proc.Message) {
 			// forwarded by 4a, it could circle for ever.
 			ctx.Log("ELECTION(%d) dropped: no process has UID %d", msg.ID, msg.ID)
 		case msg.ID > self: // 4a
-			next, ok := election.Toward(ctx, msg.ID)
+			next, ok := p.Toward(ctx, msg.ID)
 			if !ok {
 				ctx.Log("ELECTION(%d) dropped: %d is suspected", msg.ID, msg.ID)
 				return
@@ -129,7 +133,7 @@ func (p *node) Receive(ctx proc.Context, _ proc.NodeID, m proc.Message) {
 		default: // 4d, then 5a
 			p.mark(ctx, false)
 			p.Follow(ctx, self)
-			ctx.Send(ctx.Successor(), Elected{ID: self})
+			ctx.Send(p.Successor(ctx), Elected{ID: self})
 		}
 	case Elected:
 		if msg.ID == self { // 5c
@@ -147,7 +151,7 @@ func (p *node) Receive(ctx proc.Context, _ proc.NodeID, m proc.Message) {
 		}
 		p.mark(ctx, false) // 5b
 		p.Follow(ctx, msg.ID)
-		ctx.Send(ctx.Successor(), m) // msg.ID is not suspected: it stops there
+		ctx.Send(p.Successor(ctx), m) // msg.ID is not suspected: it stops there
 	}
 }
 

@@ -61,7 +61,7 @@ func (p *node) Start(ctx proc.Context) { p.Ring.Start(ctx, p, false) }
 // starts a new one even during another.
 func (p *node) Elect(ctx proc.Context) {
 	p.Candidate(ctx)
-	ctx.Send(ctx.Successor(), Election{List: []proc.NodeID{ctx.Self()}})
+	ctx.Send(p.Successor(ctx), Election{List: []proc.NodeID{ctx.Self()}})
 }
 
 func (p *node) Receive(ctx proc.Context, _ proc.NodeID, m proc.Message) {
@@ -71,7 +71,7 @@ func (p *node) Receive(ctx proc.Context, _ proc.NodeID, m proc.Message) {
 		if !slices.Contains(msg.List, self) {
 			p.Candidate(ctx)
 			list := append(slices.Clip(msg.List), self)
-			ctx.Send(ctx.Successor(), Election{List: list})
+			ctx.Send(p.Successor(ctx), Election{List: list})
 			return
 		}
 		best := self
@@ -104,7 +104,7 @@ func (p *node) Receive(ctx proc.Context, _ proc.NodeID, m proc.Message) {
 }
 
 func (p *node) announce(ctx proc.Context, m Coordinator) {
-	if next, ok := election.Toward(ctx, m.Origin); ok {
+	if next, ok := p.Toward(ctx, m.Origin); ok {
 		ctx.Send(next, m)
 	} else {
 		ctx.Log("COORDINATOR dropped: its origin %d is suspected", m.Origin)

@@ -216,7 +216,7 @@ var nobody = ticket{id: election.None}
 type node struct {
 	mutex.CS
 	probe   proc.Duration // the election layer's T: how often to probe a suspected coordinator, or check on suspected clients
-	denied  bool         // the pseudo code's DENIED to a queued request (false: the prose's request, OK, release)
+	denied  bool          // the pseudo code's DENIED to a queued request (false: the prose's request, OK, release)
 	started bool
 	coord   proc.NodeID // the coordinator this process follows
 	known   bool

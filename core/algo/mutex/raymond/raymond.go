@@ -65,7 +65,7 @@ type node struct {
 	mutex.CS
 	first  proc.NodeID // config holder
 	holder proc.NodeID // HOLDER, once known
-	known  bool       // INITIALIZE has set HOLDER
+	known  bool        // INITIALIZE has set HOLDER
 	queue  []proc.NodeID
 	asked  bool
 }

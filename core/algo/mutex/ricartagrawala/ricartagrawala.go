@@ -63,7 +63,7 @@ type deferred struct {
 type node struct {
 	mutex.CS
 	clock    mutex.Clock
-	mine     mutex.Stamp         // the current request, while Wanted or Held
+	mine     mutex.Stamp          // the current request, while Wanted or Held
 	replied  map[proc.NodeID]bool // the processes whose REPLY to mine has come
 	deferred []deferred
 }

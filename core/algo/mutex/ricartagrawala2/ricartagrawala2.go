@@ -31,7 +31,7 @@ import (
 // Request is RA1's request message (TPi, i): the requester's logical clock
 // and its identifier.
 type Request struct {
-	TS int        `json:"ts"`
+	TS int         `json:"ts"`
 	ID proc.NodeID `json:"id"`
 }
 

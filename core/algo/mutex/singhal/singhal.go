@@ -81,9 +81,9 @@ type node struct {
 	mine   mutex.Stamp
 	order  []proc.NodeID       // every process in ring order, S_1..S_n (shared)
 	pos    map[proc.NodeID]int // index in order (shared)
-	asks   []bool             // R_i, by index in order (never this process)
-	tells  []bool             // I_i, by index in order (never this process)
-	asking int                // |R_i|
+	asks   []bool              // R_i, by index in order (never this process)
+	tells  []bool              // I_i, by index in order (never this process)
+	asking int                 // |R_i|
 }
 
 // ringCache holds S_1..S_n and each one's index for every process of a

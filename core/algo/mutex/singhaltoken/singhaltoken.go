@@ -44,7 +44,7 @@ const (
 // Request is REQUEST(i, sn): site i's sn-th request.
 type Request struct {
 	ID proc.NodeID `json:"id"`
-	SN int        `json:"sn"`
+	SN int         `json:"sn"`
 }
 
 func (Request) Kind() string { return "REQUEST" }

@@ -33,7 +33,7 @@ import (
 // Request is REQUEST(j, n): process j's n-th request.
 type Request struct {
 	ID proc.NodeID `json:"id"`
-	SN int        `json:"sn"`
+	SN int         `json:"sn"`
 }
 
 func (Request) Kind() string { return "REQUEST" }

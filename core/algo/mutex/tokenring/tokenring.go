@@ -31,9 +31,9 @@ func (a Ident) String() string { return fmt.Sprintf("%d/%d", a.Gen, a.By) }
 // older token out of service where it finds it; back at a process that has
 // seen it, it becomes usable.
 type Token struct {
-	Gen   int        `json:"gen"`
+	Gen   int         `json:"gen"`
 	By    proc.NodeID `json:"by"`
-	Sweep bool       `json:"sweep"`
+	Sweep bool        `json:"sweep"`
 	// Seen is the highest generation known by a process the sweep passed
 	// that knew a newer token than the sweep (0: none did): the sweep then
 	// ends in a new sweep above it instead of a usable token.
