@@ -18,25 +18,20 @@ import (
 // Conversions between Lua values and the Go values of the kernel: message
 // fields, state values, command arguments, configuration.
 
-// describe names a Lua value for error messages.
+// describe names a Lua value for error messages: a string quoted, at most
+// trace.MaxQuoted bytes of it (an error names the value, not a megabyte of
+// it).
 func describe(v lua.LValue) string {
 	switch x := v.(type) {
 	case *lua.LNilType:
 		return "nothing"
 	case lua.LString:
-		// An error names the value, not a megabyte of it.
-		if len(x) > maxDescribed {
-			return strconv.Quote(string(x[:maxDescribed])) + fmt.Sprintf("... (%d bytes)", len(x))
-		}
-		return strconv.Quote(string(x))
+		return trace.Quote(string(x))
 	case lua.LNumber, lua.LBool:
 		return x.String()
 	}
 	return "a " + v.Type().String()
 }
-
-// maxDescribed is how much of a string an error message quotes.
-const maxDescribed = 80
 
 // each calls fn for every entry of t in the order pairs() visits them:
 // the array part, then the other keys in insertion order. (LTable.ForEach
@@ -292,10 +287,10 @@ func (r *runner) buildMessage(proto sim.Message, fields map[string]lua.LValue) (
 		}
 		f, ok := r.field(typ, k)
 		if !ok {
-			return nil, fmt.Errorf("message %s has no field %q (fields: %s)", proto.Kind(), k, r.fieldNames(typ))
+			return nil, fmt.Errorf("message %s has no field %s (fields: %s)", proto.Kind(), trace.Quote(k), r.fieldNames(typ))
 		}
 		if err := r.setValue(v.Field(f.Index), fields[k]); err != nil {
-			return nil, fmt.Errorf("message %s field %q: %v", proto.Kind(), k, err)
+			return nil, fmt.Errorf("message %s field %s: %v", proto.Kind(), trace.Quote(k), err)
 		}
 	}
 	complete(v, nil)
@@ -526,10 +521,10 @@ func (r *runner) set(dst reflect.Value, v lua.LValue, depth int) error {
 		for _, k := range keys {
 			f, ok := r.field(dst.Type(), k)
 			if !ok {
-				return fmt.Errorf("no field %q (fields: %s)", k, r.fieldNames(dst.Type()))
+				return fmt.Errorf("no field %s (fields: %s)", trace.Quote(k), r.fieldNames(dst.Type()))
 			}
 			if err := r.set(dst.Field(f.Index), t.RawGetString(k), depth+1); err != nil {
-				return fmt.Errorf("field %q: %v", k, err)
+				return fmt.Errorf("field %s: %v", trace.Quote(k), err)
 			}
 		}
 	case reflect.Map:

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -93,7 +94,7 @@ func Run(name string, src []byte, opt Options) (*Result, error) {
 		// an error is one line to read, not megabytes.
 		e.Msg = strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(e.Msg)
 		if len(e.Msg) > maxErrorMsg {
-			e.Msg = e.Msg[:maxErrorMsg] + fmt.Sprintf("... (%d bytes)", len(e.Msg))
+			e.Msg = trace.Prefix(e.Msg, maxErrorMsg) + fmt.Sprintf("... (%d bytes)", len(e.Msg))
 		}
 	}
 	return r.result(), err
@@ -124,6 +125,8 @@ type runner struct {
 	checks []Check
 	notes  []string
 	seen   uint64 // events observed by every world so far, for Options.Progress
+	output uint64 // bytes of output so far (see countOutput)
+	held   uint64 // the estimates of every world built (see admit)
 
 	// fatal is an error that ends the script whatever it does: an error
 	// escaping a hook or callback, a panic in Go code, the budget or the
@@ -174,7 +177,13 @@ func newRunner(name string, opt Options) *runner {
 	// out, whatever pcall in the script does afterwards.
 	r.budget.onExhaust = func(err error) { r.fail(r.errorHere(err.Error())) }
 	r.handler = r.L.NewFunction(r.onError)
+	// Opening the libraries calls Go functions, which the budget charges
+	// as the script's calls: that work is the host's, and with a budget of
+	// a few instructions it would raise an error outside any protected
+	// call. The script's budget starts after it.
+	r.budget.left = math.MaxInt64
 	r.openSandbox()
+	r.budget.left = r.budget.limit
 	r.L.SetContext(r.budget)
 	return r
 }

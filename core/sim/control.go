@@ -111,15 +111,20 @@ func (s *Sim) Partition(groups [][]NodeID) error {
 	return nil
 }
 
+// formatGroups renders a partition for its event, in at most maxText bytes
+// (see eventText).
 func formatGroups(groups [][]NodeID) string {
-	out := ""
+	var t eventText
 	for i, g := range groups {
-		if i > 0 {
-			out += " | "
+		sep := " | "
+		if i == 0 {
+			sep = ""
 		}
-		out += formatValue(g)
+		if !t.add(sep + formatValue(g)) {
+			break
+		}
 	}
-	return out
+	return t.String()
 }
 
 // Cut disconnects the link between a and b, both ways.

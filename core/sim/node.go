@@ -11,7 +11,8 @@ package sim
 import (
 	"math/rand/v2"
 	"sort"
-	"strconv"
+
+	"dsim/core/trace"
 )
 
 // NodeID is a process id. It doubles as the process's priority number, so
@@ -114,21 +115,25 @@ func (a Args) Int(key string, def int) (int, error) {
 	return 0, &ArgError{Key: key, Want: "an integer", Got: v}
 }
 
-// String renders the arguments sorted by key, for traces.
+// String renders the arguments sorted by key, for traces, in at most
+// maxText bytes (see eventText).
 func (a Args) String() string {
 	keys := make([]string, 0, len(a))
 	for k := range a {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	out := ""
+	var t eventText
 	for i, k := range keys {
-		if i > 0 {
-			out += " "
+		sep := " "
+		if i == 0 {
+			sep = ""
 		}
-		out += k + "=" + formatValue(a[k])
+		if !t.add(sep + trace.Truncate(k, trace.MaxQuoted) + "=" + formatValue(a[k])) {
+			break
+		}
 	}
-	return out
+	return t.String()
 }
 
 // ArgError reports a command argument of the wrong type.
@@ -139,5 +144,5 @@ type ArgError struct {
 }
 
 func (e *ArgError) Error() string {
-	return "argument " + strconv.Quote(e.Key) + " must be " + e.Want + ", got " + formatValue(e.Got)
+	return "argument " + trace.Quote(e.Key) + " must be " + e.Want + ", got " + formatValue(e.Got)
 }

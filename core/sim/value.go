@@ -5,16 +5,54 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"dsim/core/trace"
 )
 
+// The texts the kernel builds from a script's values (a command's
+// arguments, a partition's groups) are bounded, as everything a script
+// makes the kernel keep: a trace records one per event, and a 16 MiB string
+// or a list of a million ids given to every command would fill the memory
+// between two looks of the memory guard.
+const (
+	// maxText is the longest such text, "..." aside.
+	maxText = 1 << 10
+	// maxListed is how many elements of a list one shows.
+	maxListed = 64
+)
+
+// eventText builds one of those texts, cut with "..." at maxText bytes.
+type eventText struct {
+	b   strings.Builder
+	cut bool
+}
+
+// add appends s, or cuts the text when s would take it past maxText; it
+// reports whether the text has room for more.
+func (t *eventText) add(s string) bool {
+	if t.cut {
+		return false
+	}
+	if t.b.Len()+len(s) > maxText {
+		t.b.WriteString("...")
+		t.cut = true
+		return false
+	}
+	t.b.WriteString(s)
+	return true
+}
+
+func (t *eventText) String() string { return t.b.String() }
+
 // formatValue renders an observable or argument value the same way on every
-// platform (no %v of floats or maps).
+// platform (no %v of floats or maps). A long string is quoted in part and a
+// long list shows its first maxListed elements.
 func formatValue(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "nil"
 	case string:
-		return strconv.Quote(x)
+		return trace.Quote(x)
 	case bool:
 		return strconv.FormatBool(x)
 	case int:
@@ -38,11 +76,14 @@ func formatValue(v any) string {
 func formatList(n int, at func(int) string) string {
 	var b strings.Builder
 	b.WriteByte('[')
-	for i := range n {
+	for i := range min(n, maxListed) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString(at(i))
+	}
+	if n > maxListed {
+		fmt.Fprintf(&b, ",... (%d in all)", n)
 	}
 	b.WriteByte(']')
 	return b.String()
