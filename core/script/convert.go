@@ -504,6 +504,7 @@ func (r *runner) set(dst reflect.Value, v lua.LValue, depth int) error {
 			return err
 		}
 		if dst.Kind() == reflect.Slice {
+			r.converted(len(list), elementCost, dst.Type().Elem())
 			dst.Set(reflect.MakeSlice(dst.Type(), len(list), len(list)))
 		} else if len(list) != dst.Len() {
 			return fmt.Errorf("want a list of %d, got %d elements", dst.Len(), len(list))
@@ -557,6 +558,8 @@ func (r *runner) setMap(dst reflect.Value, v lua.LValue, depth int) error {
 	}
 	kt, et := dst.Type().Key(), dst.Type().Elem()
 	m := reflect.MakeMap(dst.Type())
+	// One key and one element, zeroed for each entry: the map copies them.
+	k, e := reflect.New(kt).Elem(), reflect.New(et).Elem()
 	var err error
 	each(t, func(lk, lv lua.LValue) {
 		if err != nil {
@@ -568,7 +571,7 @@ func (r *runner) setMap(dst reflect.Value, v lua.LValue, depth int) error {
 				key = lua.LNumber(n)
 			}
 		}
-		k := reflect.New(kt).Elem()
+		k.SetZero()
 		if kerr := r.set(k, key, depth+1); kerr != nil {
 			err = fmt.Errorf("key %s: %v", describe(lk), kerr)
 			return
@@ -577,7 +580,7 @@ func (r *runner) setMap(dst reflect.Value, v lua.LValue, depth int) error {
 			err = fmt.Errorf("key %s is given twice", describe(lk))
 			return
 		}
-		e := reflect.New(et).Elem()
+		e.SetZero()
 		if eerr := r.set(e, lv, depth+1); eerr != nil {
 			err = fmt.Errorf("element [%s]: %v", describe(lk), eerr)
 			return
@@ -587,8 +590,35 @@ func (r *runner) setMap(dst reflect.Value, v lua.LValue, depth int) error {
 	if err != nil {
 		return err
 	}
+	r.converted(m.Len(), entryCost, kt, et)
 	dst.Set(m)
 	return nil
+}
+
+// What converting a script's values to Go costs, in instructions (see
+// budget.go for the others): an element of a list made a Go value about 4
+// Lua instructions' time, an entry of a map 20 (reflection, and the map
+// growing).
+const (
+	elementCost = 4
+	entryCost   = 20
+)
+
+// converted counts n elements of the given types built from a script's
+// values for a message: their cost in instructions, and their bytes as
+// allocated, so that the memory guard looks as often as it does when a
+// script builds strings. A message is one pending event whatever its lists
+// and maps hold, and a loop injecting megabytes each would outrun a guard
+// paced by events alone.
+func (r *runner) converted(n int, cost int64, types ...reflect.Type) {
+	size := 0
+	for _, t := range types {
+		size += int(t.Size())
+	}
+	if r.budget.charge(cost*int64(n), "converting tables"); r.fatal != nil {
+		r.raiseFatal()
+	}
+	r.budget.Alloc(r.L, n*size)
 }
 
 func isIntKind(k reflect.Kind) bool {

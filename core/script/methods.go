@@ -325,8 +325,13 @@ func wPartition(w *world, L *lua.LState) int {
 		raise(L, "w:partition: give at least one group, e.g. w:partition({1, 2}, {3, 4})")
 	}
 	groups := make([][]sim.NodeID, L.GetTop()-1)
+	work := len(w.s.IDs()) // the kernel regroups every process
 	for i := range groups {
 		groups[i] = arg(L, i+2, "w:partition", fmt.Sprintf("group %d", i+1), toIDs)
+		work += len(groups[i])
+	}
+	if w.r.budget.charge(elementCost*int64(work), "in w:partition"); w.r.fatal != nil {
+		return 0 // the guard raises it
 	}
 	w.check(L, "w:partition", w.s.Partition(groups))
 	return 0
