@@ -335,6 +335,10 @@ func apiReport(r *runner, L *lua.LState) int {
 	}
 	cells := [][]string{header}
 	right := make([]bool, len(cols))
+	// least is the table's size so far without padding, the least it will
+	// take: the cells of a table far over the output limit are not all
+	// built before it is refused.
+	least := 0
 	for i, rv := range rows {
 		row, ok := rv.(*lua.LTable)
 		if !ok {
@@ -355,6 +359,13 @@ func apiReport(r *runner, L *lua.LState) int {
 			default:
 				line[c] = trace.Truncate(r.tostring(v), maxCell)
 			}
+			least += len(line[c])
+		}
+		if len(cols) > 0 {
+			least += 2*len(cols) - 1 // the separators and the newline
+		}
+		if r.output+uint64(least) > r.outputLimit() {
+			r.countOutput("report", least)
 		}
 		cells = append(cells, line)
 	}
