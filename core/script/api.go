@@ -32,7 +32,7 @@ var globals = []entry[*runner]{
 	{"print", "(...)", "", "Writes its arguments, tab-separated, as one line to the output. Tables are shown inline, e.g. `{1, 2, kind=\"ELECTION\"}`; a line is cut at 64 KiB.", apiPrint},
 	{"log", "(...)", "", "Like print, and also records a `log` event (with the line) in the current world's trace.", apiLog},
 	{"sweep", "(params, fn)", "list of rows", "Calls fn(p) for every combination of params, a table of name -> list of values (names sorted, the last one varying fastest). Each row is the table fn returned (or an empty one) with the parameters filled in.", apiSweep},
-	{"report", "(rows[, columns])", "", "Prints rows (a list of tables) as an aligned text table with the given columns (default: the first row's keys in order). Numbers are right-aligned.", apiReport},
+	{"report", "(rows[, columns])", "", "Prints rows (a list of tables) as an aligned text table with the given columns (default: the first row's keys in order). Numbers are right-aligned; a cell longer than 200 bytes is cut.", apiReport},
 }
 
 // values are the non-function globals.

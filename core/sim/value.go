@@ -17,8 +17,8 @@ import (
 const (
 	// maxText is the longest such text, "..." aside.
 	maxText = 1 << 10
-	// maxListed is how many elements of a list one shows.
-	maxListed = 64
+	// MaxListed is how many elements of a list one shows.
+	MaxListed = 64
 )
 
 // eventText builds one of those texts, cut with "..." at maxText bytes.
@@ -46,7 +46,7 @@ func (t *eventText) String() string { return t.b.String() }
 
 // formatValue renders an observable or argument value the same way on every
 // platform (no %v of floats or maps). A long string is quoted in part and a
-// long list shows its first maxListed elements.
+// long list shows its first MaxListed elements.
 func formatValue(v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -76,13 +76,13 @@ func formatValue(v any) string {
 func formatList(n int, at func(int) string) string {
 	var b strings.Builder
 	b.WriteByte('[')
-	for i := range min(n, maxListed) {
+	for i := range min(n, MaxListed) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString(at(i))
 	}
-	if n > maxListed {
+	if n > MaxListed {
 		fmt.Fprintf(&b, ",... (%d in all)", n)
 	}
 	b.WriteByte(']')
