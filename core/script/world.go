@@ -49,9 +49,6 @@ type world struct {
 	// texts is the bytes of text (log lines, check messages, command
 	// arguments, partitions) recorded since the last memory check.
 	texts int
-	// estimate is what the admission estimated the world to need; it is
-	// held until the script ends (see runner.held).
-	estimate uint64
 	// pending is the world's pending events when the memory guard last
 	// looked, or fewer since (see paceMemory).
 	pending int
@@ -357,7 +354,7 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &world{r: r, index: len(r.worlds) + 1, spec: spec, s: s, link: c.link, props: props, line: r.currentLine(r.L, 0), estimate: estimate}
+	w := &world{r: r, index: len(r.worlds) + 1, spec: spec, s: s, link: c.link, props: props, line: r.currentLine(r.L, 0)}
 	w.header = trace.Header{
 		Schema: trace.Schema, World: w.index, Algorithm: spec.Name, Seed: seed,
 		Topology: g.Kind, IDs: make([]int, len(g.IDs)), Arity: g.Arity, Cols: g.Cols,
