@@ -90,18 +90,35 @@ func Run(name string, src []byte, opt Options) (*Result, error) {
 	err := r.exec(src)
 	r.recordChecks()
 	if e, ok := err.(*Error); ok {
-		// error(s) with a long s, or a long string quoted in a message:
-		// an error is one line to read, not megabytes.
-		e.Msg = strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(e.Msg)
-		if len(e.Msg) > maxErrorMsg {
-			e.Msg = trace.Prefix(e.Msg, maxErrorMsg) + fmt.Sprintf("... (%d bytes)", len(e.Msg))
-		}
+		e.Msg = errorLine(e.Msg)
 	}
 	return r.result(), err
 }
 
 // maxErrorMsg is the longest error message Run returns.
 const maxErrorMsg = 1000
+
+// errorLine is msg with its line breaks escaped, cut at maxErrorMsg bytes
+// with its escaped length after it: error(s) with a long s is one line to
+// read, not megabytes. Only the part kept is escaped; s may be 16 MiB.
+func errorLine(msg string) string {
+	escaped := len(msg) + strings.Count(msg, "\r") + strings.Count(msg, "\n")
+	var b strings.Builder
+	for i := 0; i < len(msg) && b.Len() <= maxErrorMsg; i++ {
+		switch c := msg[i]; c {
+		case '\r':
+			b.WriteString(`\r`)
+		case '\n':
+			b.WriteString(`\n`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if escaped <= maxErrorMsg {
+		return b.String()
+	}
+	return trace.Prefix(b.String(), maxErrorMsg) + fmt.Sprintf("... (%d bytes)", escaped)
+}
 
 // runner is the state of one Run.
 type runner struct {
