@@ -557,7 +557,7 @@ func (r *runner) setMap(dst reflect.Value, v lua.LValue, depth int) error {
 		return fmt.Errorf("want a table {[key]=value, ...}, got %s", describe(v))
 	}
 	kt, et := dst.Type().Key(), dst.Type().Elem()
-	m := reflect.MakeMap(dst.Type())
+	m := reflect.MakeMapWithSize(dst.Type(), t.Len())
 	// One key and one element, zeroed for each entry: the map copies them.
 	k, e := reflect.New(kt).Elem(), reflect.New(et).Elem()
 	var err error
@@ -576,16 +576,17 @@ func (r *runner) setMap(dst reflect.Value, v lua.LValue, depth int) error {
 			err = fmt.Errorf("key %s: %v", describe(lk), kerr)
 			return
 		}
-		if m.MapIndex(k).IsValid() {
-			err = fmt.Errorf("key %s is given twice", describe(lk))
-			return
-		}
 		e.SetZero()
 		if eerr := r.set(e, lv, depth+1); eerr != nil {
 			err = fmt.Errorf("element [%s]: %v", describe(lk), eerr)
 			return
 		}
-		m.SetMapIndex(k, e)
+		// A key met before (1 and "1") replaces its entry: the map does
+		// not grow.
+		n := m.Len()
+		if m.SetMapIndex(k, e); m.Len() == n {
+			err = fmt.Errorf("key %s is given twice", describe(lk))
+		}
 	})
 	if err != nil {
 		return err
