@@ -111,3 +111,23 @@ pcall(w.command, w, 2, "request", args)`)
 		t.Errorf("command text of %d bytes, want it cut at 1 KiB", len(texts[2]))
 	}
 }
+
+// Go work done on a script's tables counts against the instruction budget:
+// the ids w:partition regroups, the entries of an injected message's map.
+func TestConversionsAreCharged(t *testing.T) {
+	opt := Options{Seed: 1, Budget: 1_000_000}
+	_, _, err := run(t, `local w = sim.world{algorithm = "election.changroberts", n = 2000, trace = false}
+local a, b = {}, {}
+for i = 1, 1000 do a[i] = i; b[i] = i + 1000 end
+for i = 1, 1000 do w:partition(a, b) end`, opt)
+	if e := scriptError(t, err); e.Line != 4 || e.Msg != "instruction budget of 1000000 exhausted (in w:partition)" {
+		t.Errorf("error %v, want the budget spent in w:partition at line 4", err)
+	}
+	_, _, err = run(t, `local w = sim.world{algorithm = "mutex.ricartagrawala2", n = 3, checks = {}, trace = false}
+local token = {}
+for i = 1, 10000 do token[i] = i end
+for i = 1, 1000 do w:inject{from = 1, to = 2, kind = "TOKEN", token = token} end`, opt)
+	if e := scriptError(t, err); e.Line != 4 || e.Msg != "instruction budget of 1000000 exhausted (converting tables)" {
+		t.Errorf("error %v, want the budget spent converting tables at line 4", err)
+	}
+}
