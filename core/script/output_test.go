@@ -107,7 +107,7 @@ pcall(w.command, w, 2, "request", args)`)
 	if want := "x=" + trace.Quote(strings.Repeat("y", 1000)); texts[1] != want {
 		t.Errorf("command text %q, want %q", texts[1], want)
 	}
-	if len(texts[2]) > 1<<10+3 || !strings.HasSuffix(texts[2], "...") {
+	if len(texts[2]) > 1<<10+4 || !strings.HasSuffix(texts[2], " ...") {
 		t.Errorf("command text of %d bytes, want it cut at 1 KiB", len(texts[2]))
 	}
 }

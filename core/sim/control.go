@@ -115,12 +115,8 @@ func (s *Sim) Partition(groups [][]NodeID) error {
 // (see eventText).
 func formatGroups(groups [][]NodeID) string {
 	var t eventText
-	for i, g := range groups {
-		sep := " | "
-		if i == 0 {
-			sep = ""
-		}
-		if !t.add(sep + formatValue(g)) {
+	for _, g := range groups {
+		if !t.add(" | ", formatValue(g)) {
 			break
 		}
 	}

@@ -124,12 +124,8 @@ func (a Args) String() string {
 	}
 	sort.Strings(keys)
 	var t eventText
-	for i, k := range keys {
-		sep := " "
-		if i == 0 {
-			sep = ""
-		}
-		if !t.add(sep + trace.Truncate(k, trace.MaxQuoted) + "=" + formatValue(a[k])) {
+	for _, k := range keys {
+		if !t.add(" ", trace.Truncate(k, trace.MaxQuoted)+"="+formatValue(a[k])) {
 			break
 		}
 	}

@@ -21,24 +21,32 @@ const (
 	MaxListed = 64
 )
 
-// eventText builds one of those texts, cut with "..." at maxText bytes.
+// eventText builds one of those texts from items between separators, cut
+// with "..." at maxText bytes.
 type eventText struct {
-	b   strings.Builder
-	cut bool
+	b     strings.Builder
+	items int
+	cut   bool
 }
 
-// add appends s, or cuts the text when s would take it past maxText; it
-// reports whether the text has room for more.
-func (t *eventText) add(s string) bool {
+// add appends item, after sep unless it is the first, or cuts the text when
+// they would take it past maxText; it reports whether the text has room for
+// more.
+func (t *eventText) add(sep, item string) bool {
+	if t.items == 0 {
+		sep = ""
+	}
 	if t.cut {
 		return false
 	}
-	if t.b.Len()+len(s) > maxText {
-		t.b.WriteString("...")
+	if t.b.Len()+len(sep)+len(item) > maxText {
+		t.b.WriteString(sep + "...")
 		t.cut = true
 		return false
 	}
-	t.b.WriteString(s)
+	t.b.WriteString(sep)
+	t.b.WriteString(item)
+	t.items++
 	return true
 }
 
