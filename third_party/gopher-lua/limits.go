@@ -24,6 +24,28 @@ type Limits interface {
 	// libraries, pcall), each of which takes as long as tens of VM
 	// instructions; it may raise an error.
 	GoCall(L *LState)
+	// Work is told of Go work that grows with the size of what one
+	// instruction or library call touches, as bytes compared, copied,
+	// scanned or written (a value moved counts as ValueBytes); it may raise
+	// an error. Work under MinWork bytes is not reported.
+	Work(L *LState, bytes int)
+}
+
+// ValueBytes is the work of moving one value (a table element, an
+// argument), in bytes: a value is two words. Table functions report
+// elements moved as this many bytes each.
+const ValueBytes = 16
+
+// MinWork is the least work reported to Limits.Work: less takes no longer
+// than the instruction or the call itself, which is counted already, and
+// a call per short string compared would slow the VM down.
+const MinWork = 256
+
+// work reports Go work of n bytes (see Limits.Work).
+func (ls *LState) work(n int) {
+	if n >= MinWork && ls.Options.Limits != nil {
+		ls.Options.Limits.Work(ls, n)
+	}
 }
 
 // Pow is the power of the VM's ^ and of its constant folding. Go's
@@ -55,6 +77,7 @@ func (ls *LState) allocString(what string, size int) {
 	if ls.Options.Limits != nil {
 		ls.Options.Limits.Alloc(ls, size)
 	}
+	ls.work(size) // writing it
 }
 
 // matchSteps is the step budget of one pattern-matching call.

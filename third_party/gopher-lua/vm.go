@@ -1100,7 +1100,7 @@ func init() {
 				}
 				switch lhs.Type() {
 				case LTString:
-					ret = strCmp(string(lhs.(LString)), string(rhs.(LString))) <= 0
+					ret = strCmp(L, string(lhs.(LString)), string(rhs.(LString))) <= 0
 				default:
 					switch objectRational(L, lhs, rhs, "__le") {
 					case 1:
@@ -2161,6 +2161,7 @@ func init() {
 			if B == 0 {
 				nwant = nvarargs
 			}
+			L.work(nwant * ValueBytes) // dsim: `f(x, ...)` copies them all
 			// this section is inlined by go-inline
 			// source function is 'func (rg *registry) CopyRange(regv, start, limit, n int) ' in '_state.go'
 			{
@@ -2401,7 +2402,7 @@ func lessThan(L *LState, lhs, rhs LValue) bool {
 	ret := false
 	switch lhs.Type() {
 	case LTString:
-		ret = strCmp(string(lhs.(LString)), string(rhs.(LString))) < 0
+		ret = strCmp(L, string(lhs.(LString)), string(rhs.(LString))) < 0
 	default:
 		ret = objectRationalWithError(L, lhs, rhs, "__lt")
 	}
@@ -2425,7 +2426,12 @@ func equals(L *LState, lhs, rhs LValue, raw bool) bool {
 	case LTBool:
 		ret = bool(lhs.(LBool)) == bool(rhs.(LBool))
 	case LTString:
-		ret = string(lhs.(LString)) == string(rhs.(LString))
+		// dsim: strings of one length are compared byte by byte: work.
+		s1, s2 := lhs.(LString), rhs.(LString)
+		if len(s1) == len(s2) {
+			L.work(len(s1))
+		}
+		ret = s1 == s2
 	case LTUserData, LTTable:
 		if lhs == rhs {
 			ret = true
