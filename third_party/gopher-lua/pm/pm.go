@@ -46,7 +46,8 @@ type MatchData struct {
 	captures []uint32
 }
 
-func newMatchState() *MatchData { return &MatchData{[]uint32{}} }
+// dsim: room for the whole match, the one capture every match has
+func newMatchState() *MatchData { return &MatchData{make([]uint32, 0, 2)} }
 
 func (st *MatchData) addPosCapture(s, pos int) {
 	for s+1 >= len(st.captures) {
@@ -571,9 +572,13 @@ func spend(steps *int, n int) {
 	}
 }
 
-func runVM(src []byte, insts []inst, sp int, steps *int) (bool, int, *MatchData) {
+// dsim: runVM takes the stack to use from *stack, emptied, and leaves it
+// there for the next call: gsub and find run it at every position of the
+// subject, and allocating at each took most of their time.
+func runVM(src []byte, insts []inst, sp int, steps *int, stack *[]backtrack) (bool, int, *MatchData) {
 	m := newMatchState()
-	var stack []backtrack
+	bt := (*stack)[:0]
+	defer func() { *stack = bt }()
 	pc := 0
 	for {
 		spend(steps, 1)
@@ -594,7 +599,7 @@ func runVM(src []byte, insts []inst, sp int, steps *int) (bool, int, *MatchData)
 			}
 			ok = false
 		case opSplit:
-			stack = append(stack, backtrack{kind: btAlt, pc: inst.Operand2, sp: sp})
+			bt = append(bt, backtrack{kind: btAlt, pc: inst.Operand2, sp: sp})
 			pc = inst.Operand1
 		case opStar:
 			n := 0
@@ -603,16 +608,16 @@ func runVM(src []byte, insts []inst, sp int, steps *int) (bool, int, *MatchData)
 			}
 			spend(steps, n)
 			if n > 0 {
-				stack = append(stack, backtrack{kind: btStar, pc: pc + 1, sp: sp + n - 1, lo: sp})
+				bt = append(bt, backtrack{kind: btStar, pc: pc + 1, sp: sp + n - 1, lo: sp})
 			}
 			pc++
 			sp += n
 		case opLazy:
-			stack = append(stack, backtrack{kind: btLazy, pc: pc, sp: sp})
+			bt = append(bt, backtrack{kind: btLazy, pc: pc, sp: sp})
 			pc++
 		case opSave:
 			old := m.setCapture(inst.Operand1, sp)
-			stack = append(stack, backtrack{kind: btCapture, capture: inst.Operand1, old: old})
+			bt = append(bt, backtrack{kind: btCapture, capture: inst.Operand1, old: old})
 			pc++
 		case opPSave:
 			m.addPosCapture(inst.Operand1, sp+1)
@@ -659,28 +664,28 @@ func runVM(src []byte, insts []inst, sp int, steps *int) (bool, int, *MatchData)
 			panic("should not reach here")
 		}
 		for !ok {
-			if len(stack) == 0 {
+			if len(bt) == 0 {
 				return false, sp, m
 			}
-			top := &stack[len(stack)-1]
+			top := &bt[len(bt)-1]
 			switch top.kind {
 			case btAlt:
 				pc, sp, ok = top.pc, top.sp, true
-				stack = stack[:len(stack)-1]
+				bt = bt[:len(bt)-1]
 			case btCapture:
 				m.restoreCapture(top.capture, top.old)
-				stack = stack[:len(stack)-1]
+				bt = bt[:len(bt)-1]
 			case btStar: // one character fewer
 				pc, sp, ok = top.pc, top.sp, true
 				if top.sp--; top.sp < top.lo {
-					stack = stack[:len(stack)-1]
+					bt = bt[:len(bt)-1]
 				}
 			case btLazy: // one character more
 				if c := top.sp; c < len(src) && insts[top.pc].Class.Matches(int(src[c])) {
 					top.sp++
 					pc, sp, ok = top.pc+1, top.sp, true
 				} else {
-					stack = stack[:len(stack)-1]
+					bt = bt[:len(bt)-1]
 				}
 			}
 		}
@@ -729,6 +734,7 @@ func FindSteps(p string, src []byte, offset, limit int, steps *int) (matches []*
 // rather than holding them all.
 type Pattern struct {
 	insts []inst
+	stack []backtrack // runVM's
 	// Anchored: the pattern starts with '^' and matches only where it is
 	// tried first.
 	Anchored bool
@@ -745,7 +751,7 @@ func Compile(p string) (pat *Pattern, err error) {
 // decrements. It returns the match and where it ends, or nil.
 func (pat *Pattern) MatchAt(src []byte, sp int, steps *int) (md *MatchData, end int, err error) {
 	defer catch(&err)
-	ok, end, md := runVM(src, pat.insts, sp, steps)
+	ok, end, md := runVM(src, pat.insts, sp, steps, &pat.stack)
 	if !ok {
 		return nil, sp, nil
 	}
