@@ -316,10 +316,19 @@ func (r *runner) strFormat(L *lua.LState) int {
 		case 'c':
 			b.WriteByte(byte(checkInt64(L, arg))) // as C's (unsigned char)
 		case 'e', 'E', 'f', 'g', 'G':
+			x := float64(L.CheckNumber(arg))
+			if math.IsInf(x, 0) || math.IsNaN(x) { // as C's: inf, -inf, nan
+				text := lua.LNumber(x).String()
+				if c == 'E' || c == 'G' {
+					text = strings.ToUpper(text)
+				}
+				padBytes(&b, "%"+strings.Split(f[start:i], ".")[0], text)
+				break
+			}
 			if !prec { // C's default; Go's %g would print the shortest form
 				spec += ".6"
 			}
-			fmt.Fprintf(&b, spec+string(c), float64(L.CheckNumber(arg)))
+			fmt.Fprintf(&b, spec+string(c), x)
 		case 'q':
 			quoteLua(&b, L.CheckString(arg))
 		case 's':

@@ -468,6 +468,7 @@ func baseUnpack(L *LState) int {
 	if uint(end-start) >= maxUnpack {
 		L.RaiseError("too many results to unpack")
 	}
+	L.work((end - start + 1) * ValueBytes) // dsim: the values pushed
 	for i := start; i <= end; i++ {
 		L.Push(tb.RawGetInt(i))
 	}

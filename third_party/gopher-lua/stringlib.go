@@ -66,6 +66,7 @@ func strByte(L *LState) int {
 		return 0
 	}
 
+	L.work((end - start) * ValueBytes) // dsim: the values pushed
 	for i := start; i < end; i++ {
 		L.Push(LNumber(str[i]))
 	}
@@ -106,6 +107,7 @@ func strFind(L *LState) int {
 	}
 
 	if plain {
+		L.work(len(str) - init) // dsim: the scan
 		pos := strings.Index(str[init:], pattern)
 		if pos < 0 {
 			L.Push(LNil)
