@@ -360,9 +360,11 @@ func padBytes(b *strings.Builder, spec, s string) {
 	w, _ := strconv.Atoi(width)
 	pad := strings.Repeat(" ", max(w-len(s), 0))
 	if strings.Contains(spec[:len(spec)-len(flags)], "-") {
-		b.WriteString(s + pad)
+		b.WriteString(s)
+		b.WriteString(pad)
 	} else {
-		b.WriteString(pad + s)
+		b.WriteString(pad)
+		b.WriteString(s)
 	}
 }
 

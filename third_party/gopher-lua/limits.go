@@ -31,10 +31,10 @@ type Limits interface {
 	Work(L *LState, bytes int)
 }
 
-// ValueBytes is the work of moving one value (a table element, an
-// argument), in bytes: a value is two words. Table functions report
-// elements moved as this many bytes each.
-const ValueBytes = 16
+// ValueBytes is the work of moving or pushing one value (a table element,
+// an argument, a result), in bytes: it takes about as long as a VM
+// instruction (boxing a number allocates), as long as copying 64 bytes.
+const ValueBytes = 64
 
 // MinWork is the least work reported to Limits.Work: less takes no longer
 // than the instruction or the call itself, which is counted already, and

@@ -370,12 +370,18 @@ func strLower(L *LState) int {
 	return 1
 }
 
+// dsim: byteLoopWork is the work of a loop over a string a byte at a time,
+// per byte, besides building the result (see Limits.Work): seven times
+// the work of copying it.
+const byteLoopWork = 7
+
 // dsim: mapASCII is upper and lower in the C locale, as Lua's: byte by
 // byte, ASCII letters only. Go's strings.ToUpper reads UTF-8 and turned
 // every invalid byte into three, so the result could be three times the
 // size (and differ from Lua's).
 func mapASCII(L *LState, str string, upper bool) string {
 	L.allocString("string.upper/lower", len(str))
+	L.work(byteLoopWork * len(str))
 	out := []byte(str)
 	for i, c := range out {
 		switch {
@@ -407,7 +413,7 @@ func strMatch(L *LState) int {
 	}
 	if len(mds) == 0 {
 		L.Push(LNil)
-		return 0
+		return 1 // dsim: nil, as Lua's; upstream returned nothing
 	}
 	md := mds[0]
 	nsubs := md.CaptureLength() / 2
@@ -445,6 +451,7 @@ func strRep(L *LState) int {
 func strReverse(L *LState) int {
 	str := L.CheckString(1)
 	L.allocString("string.reverse", len(str)) // dsim
+	L.work(byteLoopWork * len(str))
 	bts := []byte(str)
 	out := make([]byte, len(bts))
 	for i, j := 0, len(bts)-1; j >= 0; i, j = i+1, j-1 {

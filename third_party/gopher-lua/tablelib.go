@@ -7,8 +7,8 @@ import (
 )
 
 // dsim: sortCompareBytes is the work of one comparison of table.sort and
-// the moves it leads to, as bytes (see Limits.Work): a few values.
-const sortCompareBytes = 4 * ValueBytes
+// the moves it leads to, as bytes (see Limits.Work).
+const sortCompareBytes = 2 * ValueBytes
 
 func OpenTable(L *LState) int {
 	tabmod := L.RegisterModule(TabLibName, tableFuncs)
