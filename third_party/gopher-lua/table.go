@@ -62,6 +62,15 @@ func (tb *LTable) Len() int {
 	return 0
 }
 
+// dsim: lenWork is tb.Len(), reporting the nils at the array's end that it
+// scans past (setting the last elements to nil leaves them): `#t` after
+// emptying a big table from its end scanned them all, every time.
+func lenWork(L *LState, tb *LTable) int {
+	n := tb.Len()
+	L.work((len(tb.array) - n) * ValueBytes)
+	return n
+}
+
 // Append appends a given LValue to this LTable.
 func (tb *LTable) Append(value LValue) {
 	if value == LNil {

@@ -40,7 +40,7 @@ func tableSort(L *LState) int {
 }
 
 func tableGetN(L *LState) int {
-	L.Push(LNumber(L.CheckTable(1).Len()))
+	L.Push(LNumber(lenWork(L, L.CheckTable(1)))) // dsim
 	return 1
 }
 
