@@ -64,7 +64,8 @@ const (
 // by w:count or w:events as 2, a pattern-matching step as one (half of one
 // natively, one under Node), and bytesPerCost bytes compared, copied or
 // scanned by a library call or an instruction on long strings and big
-// tables (`s < t`, `..`, rep, find, table.insert at the front) as one.
+// tables (`s < t`, `..`, rep, find, table.insert at the front) as one
+// (catching an error counts as 6400 bytes, see lua.Limits.Work).
 const (
 	goCallCost   = 20
 	callbackCost = 100
@@ -185,7 +186,7 @@ func (b *budget) GoCall(L *lua.LState) {
 }
 
 func (b *budget) Work(L *lua.LState, bytes int) {
-	if b.charge(int64(bytes/bytesPerCost), "on long strings or big tables"); b.err != nil {
+	if b.charge(int64(bytes/bytesPerCost), "on long strings, big tables or caught errors"); b.err != nil {
 		L.RaiseError("%s", b.err.Error())
 	}
 }

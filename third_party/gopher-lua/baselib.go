@@ -266,6 +266,11 @@ func reraisePanic(err error) {
 	}
 }
 
+// dsim: caughtErrorWork is the work of catching an error, besides the
+// calls (see Limits.Work): Go's panic and recover unwind its stack, which
+// takes as long as some 100 instructions.
+const caughtErrorWork = 100 * ValueBytes
+
 func basePCall(L *LState) int {
 	L.CheckAny(1)
 	v := L.Get(1)
@@ -277,6 +282,7 @@ func basePCall(L *LState) int {
 	nargs := L.GetTop() - 1
 	if err := L.pcall(nargs, MultRet, nil, false); err != nil { // dsim: no traceback
 		reraisePanic(err)
+		L.work(caughtErrorWork)
 		L.Push(LFalse)
 		if aerr, ok := err.(*ApiError); ok {
 			L.Push(aerr.Object)
@@ -483,6 +489,7 @@ func baseXPCall(L *LState) int {
 	L.Push(fn)
 	if err := L.pcall(0, MultRet, errfunc, false); err != nil { // dsim: no traceback
 		reraisePanic(err)
+		L.work(caughtErrorWork)
 		L.Push(LFalse)
 		if aerr, ok := err.(*ApiError); ok {
 			L.Push(aerr.Object)

@@ -26,8 +26,9 @@ type Limits interface {
 	GoCall(L *LState)
 	// Work is told of Go work that grows with the size of what one
 	// instruction or library call touches, as bytes compared, copied,
-	// scanned or written (a value moved counts as ValueBytes); it may raise
-	// an error. Work under MinWork bytes is not reported.
+	// scanned or written (a value moved counts as ValueBytes, an error
+	// caught by pcall as 100 values); it may raise an error. Work under
+	// MinWork bytes is not reported.
 	Work(L *LState, bytes int)
 }
 
