@@ -225,7 +225,8 @@ func baseNext(L *LState) int {
 	if L.GetTop() >= 2 {
 		index = L.Get(2)
 	}
-	key, value := tb.Next(index)
+	key, value, skipped := tb.next(index)
+	L.work(skipped * ValueBytes) // dsim: see LTable.next
 	if key == LNil {
 		L.Push(LNil)
 		return 1
