@@ -1577,8 +1577,7 @@ func (ls *LState) Get(idx int) LValue {
 			}
 			return LNil
 		}
-	}
-	return LNil
+	} // dsim: nothing after it (go vet)
 }
 
 func (ls *LState) Push(value LValue) {
@@ -1761,7 +1760,7 @@ func (ls *LState) RaiseError(format string, args ...interface{}) {
 // This function is equivalent to lua_error( http://www.lua.org/manual/5.1/manual.html#lua_error ).
 func (ls *LState) Error(lv LValue, level int) {
 	if str, ok := lv.(LString); ok {
-		ls.raiseError(level, string(str))
+		ls.raiseError(level, "%s", string(str)) // dsim: no format (go vet)
 	} else {
 		if !ls.hasErrorFunc {
 			ls.closeAllUpvalues()

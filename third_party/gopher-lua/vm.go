@@ -54,7 +54,7 @@ func mainLoopWithContext(L *LState, baseframe *callFrame) {
 		cf.Pc++
 		select {
 		case <-L.ctx.Done():
-			L.RaiseError(L.ctx.Err().Error())
+			L.RaiseError("%s", L.ctx.Err().Error()) // dsim: no format (go vet)
 			return
 		default:
 			if jumpTable[int(inst>>26)](L, inst, baseframe) == 1 {
@@ -1381,9 +1381,7 @@ func init() {
 				cf.Pc = 0
 				cf.Base = RA
 				cf.LocalBase = RA + 1
-				cf.ReturnBase = cf.ReturnBase
-				cf.NArgs = nargs
-				cf.NRet = cf.NRet
+				cf.NArgs = nargs // dsim: ReturnBase and NRet stay (upstream assigned them to themselves)
 				cf.TailCall++
 				lbase := cf.LocalBase
 				if meta {
@@ -2298,8 +2296,7 @@ func numberArith(L *LState, opcode int, lhs, rhs LNumber) LNumber {
 		frhs := float64(rhs)
 		return LNumber(Pow(flhs, frhs)) // dsim: see Pow
 	}
-	panic("should not reach here")
-	return LNumber(0)
+	panic("should not reach here") // dsim: nothing after it (go vet)
 }
 
 func objectArith(L *LState, opcode int, lhs, rhs LValue) LValue {
@@ -2341,8 +2338,8 @@ func objectArith(L *LState, opcode int, lhs, rhs LValue) LValue {
 			return numberArith(L, opcode, LNumber(v1), LNumber(v2))
 		}
 	}
-	L.RaiseError(fmt.Sprintf("cannot perform %v operation between %v and %v",
-		strings.TrimLeft(event, "_"), lhs.Type().String(), rhs.Type().String()))
+	L.RaiseError("cannot perform %v operation between %v and %v", // dsim: one format (go vet)
+		strings.TrimLeft(event, "_"), lhs.Type().String(), rhs.Type().String())
 
 	return LNil
 }
