@@ -436,6 +436,16 @@ func tooDeep(chunk []ast.Stmt) int {
 					return max(nodeLine(v), 1)
 				}
 			}
+			// An elseif is an if alone in the else of the one before:
+			// a chain of them is flat code, which the compiler
+			// compiles in a loop, and is as deep as its first if.
+			if s, ok := v.Interface().(*ast.IfStmt); ok && len(s.Else) == 1 {
+				if next, ok := s.Else[0].(*ast.IfStmt); ok {
+					stack = append(stack, item{reflect.ValueOf(next), depth - 1},
+						item{reflect.ValueOf(s.Then), depth}, item{reflect.ValueOf(s.Condition), depth})
+					continue
+				}
+			}
 			stack = append(stack, item{v.Elem(), depth})
 		case reflect.Slice:
 			for i := v.Len() - 1; i >= 0; i-- {
