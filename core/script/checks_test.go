@@ -104,7 +104,7 @@ print(a:check("mutex.safety"))`)
 		{`sim.world{algorithm="mutex.test", n=2, checks="mutex.safety"}`,
 			`t.lua:1: sim.world: checks: want a list`},
 		{`local w = sim.world{algorithm="test.echo", n=2} w:check("mutex.safety")`,
-			`t.lua:1: w:check: test.echo declares no property check knows, so nothing watched this world`},
+			`t.lua:1: w:check: test.echo declares no property, so nothing watched this world`},
 		{`local w = sim.world{algorithm="mutex.test", n=2} w:check("election.agreement")`,
 			`t.lua:1: w:check: no checker for "election.agreement"`},
 	} {

@@ -36,7 +36,7 @@ type world struct {
 	observing bool
 
 	// mon judges the properties of core/check and measures costs; nil
-	// when the algorithm declares none it knows and `checks` asks for none.
+	// when the algorithm declares none and `checks` asks for none.
 	mon *check.Monitor
 	// props are the properties recorded as checks at the end of the script.
 	props     []string
@@ -384,7 +384,7 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 		w.rec = &trace.Recording{}
 		w.observe()
 	}
-	if len(props) > 0 || declaresKnown(spec) {
+	if len(props) > 0 || len(spec.Properties) > 0 {
 		w.mon = check.New()
 		w.observe()
 	}
@@ -543,7 +543,7 @@ func defaultFootprint(spec *algo.Spec, n int, traced bool) footprint {
 }
 
 func footprintOf(spec *algo.Spec, c worldConf, n int, traced bool) footprint {
-	f := footprint{spec: spec, n: n, traced: traced, monitored: declaresKnown(spec) || len(c.checks) > 0}
+	f := footprint{spec: spec, n: n, traced: traced, monitored: len(spec.Properties) > 0 || len(c.checks) > 0}
 	switch c.topo.Kind {
 	case "", "complete":
 	case "ring":
