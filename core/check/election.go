@@ -10,7 +10,9 @@ import (
 	"dsim/core/trace"
 )
 
-// electionKeys are the state keys the agreement and highest checkers read.
+// electionKeys are the state keys the agreement and highest checkers read:
+// the leaders, and the roles, as a process that set a role but no leader
+// knows none.
 var electionKeys = []string{election.KeyRole, election.KeyLeader}
 
 // mark names an event.

@@ -508,8 +508,9 @@ const (
 	adjacencyBytes = 48
 	arcBytes       = 12
 	// monitorBytes is what core/check keeps per process while it watches
-	// the world's properties.
-	monitorBytes = 128
+	// the world's properties: a mutual exclusion record and an election
+	// record, both in a composed world (mutex.tokenring's election layer).
+	monitorBytes = 256
 	// A recording keeps its events in chunks of 4096 records of 64 bytes,
 	// and their values (a message, a state's new and old value: two at
 	// most) in chunks of 4096 of 16 bytes; what the values and log lines
