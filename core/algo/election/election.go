@@ -1,5 +1,6 @@
-// Package election holds what the election algorithms share: the roles and
-// state keys the playground colours by, the configuration keys they have in
+// Package election holds what the election algorithms share: the
+// properties they promise, the roles and state keys the checkers
+// (core/check) and the playground read, the configuration keys they have in
 // common, the walk round the ring that a message bound for its owner takes,
 // and the behaviour every ring process has on boot, recovery,
 // suspicion of its coordinator and restart. The algorithms themselves live
