@@ -53,6 +53,14 @@ w:run()`)
 	}
 }
 
+// partitioned cuts 1, 2, 3 off from their coordinator 6; 1's probe goes
+// unanswered, so its side elects 3 while 4, 5, 6 keep 6.
+const partitioned = `
+local w = sim.world{algorithm="election.bully", n=6, config={leader=6, T=5, T2=20}}
+w:partition({1, 2, 3}, {4, 5, 6})
+w:command(1, "probe")
+w:run{until_time=100}`
+
 func TestPropertyFailures(t *testing.T) {
 	cases := []struct{ name, src, property, text string }{
 		{"safety names the event and both processes", `
@@ -72,6 +80,10 @@ w:clock(3, {offset=-10})
 w:command(2, "request", {duration=5})
 w:after(1, function() w:command(3, "request", {duration=5}) end)
 w:run()`, "mutex.ordering", "mutex.ordering: t=9 seq=22: process 3 entered with (req_ts=-9, id=3) after process 2 entered at t=2 seq=14 with (req_ts=0, id=2)"},
+		{"two leaders after a partition", partitioned, "election.one_leader",
+			"election.one_leader: at t=100, 2 live processes have role leader: 3 (since t=11 seq=54), 6 (since t=0 seq=15)"},
+		{"the sides of a partition follow their own leaders", partitioned, "election.agreement",
+			"election.agreement: at t=100, the live processes do not agree on a leader: 1, 2, 3 follow 3 (since t=12 seq=61); 4, 5, 6 follow 6 (since t=0 seq=14)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
