@@ -28,8 +28,8 @@ import (
 // Checker is a property registered with its checker.
 type Checker struct {
 	Property algo.Property
-	// Reads are the state keys the checker reads (and crashes and
-	// recoveries), which an algorithm promising the property sets.
+	// Reads are the state keys the checker reads besides crashes and
+	// recoveries: an algorithm promising the property declares them.
 	Reads []string
 	judge func(m *Monitor, now int64) (bool, string)
 }
@@ -97,7 +97,8 @@ type Verdict struct {
 }
 
 // Check judges the property as of virtual time now (the end of the run for
-// liveness). It fails only for a property check has no checker for.
+// liveness and the election properties). It fails only for a property check
+// has no checker for.
 func (m *Monitor) Check(name string, now int64) (Verdict, error) {
 	c := find(name)
 	if c == nil {
