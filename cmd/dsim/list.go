@@ -99,7 +99,7 @@ func listAlgorithm(w io.Writer, s *algo.Spec) {
 	}
 	tw.Flush()
 	if len(s.Properties) > 0 {
-		fmt.Fprintf(w, "  properties: %s\n", strings.Join(s.Properties, ", "))
+		fmt.Fprintf(w, "  properties: %s\n", strings.Join(algo.PropertyNames(s.Properties), ", "))
 	}
 }
 

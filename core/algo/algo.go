@@ -60,8 +60,10 @@ type Spec struct {
 	State       []StateKey
 	// Messages are zero values of the message types, so scenarios can build
 	// hand-made messages by kind.
-	Messages   []proc.Message
-	Properties []string // e.g. "election.agreement"
+	Messages []proc.Message
+	// Properties are the properties the algorithm promises, each declared
+	// by its family (see Property).
+	Properties []Property
 	// New returns the node factory for a validated configuration.
 	New func(cfg Values) (proc.Factory, error)
 	// Memory is what one process of the algorithm holds, so that a world
@@ -152,6 +154,11 @@ func Register(s Spec) {
 	}
 	if _, dup := registry[s.Name]; dup {
 		panic("algo: duplicate " + s.Name)
+	}
+	for _, p := range s.Properties {
+		if p.Doc() == "" {
+			panic("algo: " + s.Name + " promises the undeclared property " + string(p))
+		}
 	}
 	for _, p := range s.Config {
 		if _, err := p.coerce(p.Default); err != nil {
