@@ -53,7 +53,7 @@ type StateKey struct {
 type Spec struct {
 	Name        string // family.name, e.g. "election.bully"
 	Summary     string // one line
-	Description string // the rules implemented and the seed text and variant they follow
+	Description string // the rules implemented, and the source (title and section) and variant they follow
 	Topology    string // the topology it expects by default, e.g. "ring"
 	Config      []Param
 	Commands    []CommandSpec

@@ -82,7 +82,7 @@ func (r *runner) openSandbox() {
 		L.Call(1, 0)
 	}
 	r.rng = sim.Stream(r.opt.Seed, "lua.random", 0)
-	r.objIDs = map[lua.LValue]int{}
+	r.names = newObjectNames()
 
 	// The libraries register their functions from Go maps, in random
 	// order; rebuilding every table in sorted key order keeps pairs()
@@ -159,12 +159,7 @@ func (r *runner) tostring(v lua.LValue) string {
 			}
 			r.L.RaiseError("'__tostring' must return a string")
 		}
-		id, ok := r.objIDs[v]
-		if !ok {
-			id = len(r.objIDs) + 1
-			r.objIDs[v] = id
-		}
-		return v.Type().String() + ": #" + strconv.Itoa(id)
+		return v.Type().String() + ": #" + strconv.Itoa(r.names.name(v))
 	}
 	return v.String()
 }

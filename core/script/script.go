@@ -129,8 +129,8 @@ type runner struct {
 	L      *lua.LState
 	budget *budget
 	env    *lua.LTable
-	rng    *rand.Rand         // math.random
-	objIDs map[lua.LValue]int // tostring of tables and functions
+	rng    *rand.Rand   // math.random
+	names  *objectNames // tostring of tables and functions
 
 	fieldCache map[reflect.Type][]trace.Field
 	typeNames  []lua.LValue // by trace.Type

@@ -41,7 +41,7 @@ func checkSends(t *testing.T, got, want []string) {
 	}
 }
 
-// TestTextbookP1toP4 is seed 000's worked example: P4 is the coordinator;
+// TestTextbookP1toP4 is Silberschatz, Galvin and Gagne's worked example: P4 is the coordinator;
 // P1 and P4 fail; P2's request goes unanswered within T, so P2 sends
 // ELECTION to the higher processes; P3 answers and starts its own election;
 // P2 waits T'; P4 does not answer within T, so P3 elects itself and tells P1
@@ -75,7 +75,7 @@ func TestTextbookP1toP4(t *testing.T) {
 	}
 }
 
-// TestTextbookZeroToSeven is seed 002's example: 7 has crashed; 4 holds an
+// TestTextbookZeroToSeven is the lecture notes' example: 7 has crashed; 4 holds an
 // election; 5 and 6 answer and hold their own; 6 tells 5 to stop; 6 wins and
 // tells everyone.
 func TestTextbookZeroToSeven(t *testing.T) {
@@ -151,7 +151,7 @@ func TestRules(t *testing.T) {
 			want:  []string{"0 COORDINATOR 4->1"},
 		},
 		{
-			rule:  "COORDINATOR from a lower process starts an election (seed 002)",
+			rule:  "COORDINATOR from a lower process starts an election (the lecture notes)",
 			cfg:   map[string]any{"leader": 4},
 			setup: func(w *algotest.World) { w.Inject(0, 1, 4, Coordinator{ID: 1}) },
 			want:  []string{"0 COORDINATOR 1->4", "1 COORDINATOR 4->1", "1 COORDINATOR 4->2", "1 COORDINATOR 4->3"},
