@@ -21,6 +21,7 @@ type world struct {
 	r      *runner
 	index  int // 1-based
 	spec   *algo.Spec
+	config algo.Values // the algorithm's resolved configuration
 	s      *sim.Sim
 	link   sim.Link         // the network's default link, as w:network last set it
 	rec    *trace.Recording // nil: no trace
@@ -46,6 +47,7 @@ type world struct {
 	seqOut   *uint64 // receives the seq of the next event observed
 	cmdLine  int     // script line of the w:command in progress
 	recorded int     // events recorded since the last memory check
+	warned   uint8   // the breaches of the assumptions warned of, by bit
 }
 
 type hook struct {
@@ -347,7 +349,7 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &world{r: r, index: len(r.worlds) + 1, spec: spec, s: s, link: c.link, props: props, line: r.currentLine(r.L, 0)}
+	w := &world{r: r, index: len(r.worlds) + 1, spec: spec, config: values, s: s, link: c.link, props: props, line: r.currentLine(r.L, 0)}
 	w.header = trace.Header{
 		Schema: trace.Schema, World: w.index, Algorithm: spec.Name, Seed: seed,
 		Topology: g.Kind, IDs: make([]int, len(g.IDs)), Arity: g.Arity, Cols: g.Cols,
@@ -388,6 +390,8 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 		w.mon = check.New()
 		w.observe()
 	}
+	// After the observers, so that a traced world records the warning.
+	w.checkLink(c.link, w.line, "the links")
 	w.ud = r.L.NewUserData()
 	w.ud.Value = w
 	w.ud.Metatable = r.worldMT
