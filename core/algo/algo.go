@@ -175,18 +175,40 @@ func (c Crashes) String() string {
 
 // LatencyBound names the configuration key, in ticks, within which the
 // algorithm assumes Trips link crossings in a row complete: the longest
-// latency of any link times Trips must be at most the key's value. The
-// ring elections' hop is one crossing; the bully's T is a round trip, an
-// ELECTION and its ANSWER, 2.
+// latency of any link times Trips must be at most the key's value, or less
+// than it for a Timeout. The ring elections' hop is one crossing; the
+// bully's T is a round trip, an ELECTION and its ANSWER, and a timeout.
 type LatencyBound struct {
 	Key   string // "": no bound
 	Trips int
+	// Timeout: the key is a timer armed as the first message leaves, and
+	// the last must arrive before it fires: on a tie the timer, scheduled
+	// first, wins.
+	Timeout bool
+}
+
+func (b LatencyBound) String() string {
+	crossings := "a link crossing"
+	if b.Trips > 1 {
+		crossings = fmt.Sprintf("%d link crossings in a row", b.Trips)
+	}
+	if b.Timeout {
+		return fmt.Sprintf("%s in less than %s ticks", crossings, b.Key)
+	}
+	return fmt.Sprintf("%s within %s ticks", crossings, b.Key)
 }
 
 // Holds reports whether links whose latency is at most maxLatency ticks
 // keep the bound with the configuration v.
 func (b LatencyBound) Holds(v Values, maxLatency float64) bool {
-	return b.Key == "" || float64(b.Trips)*maxLatency <= float64(v.Int(b.Key))
+	if b.Key == "" {
+		return true
+	}
+	total, limit := float64(b.Trips)*maxLatency, float64(v.Int(b.Key))
+	if b.Timeout {
+		return total < limit
+	}
+	return total <= limit
 }
 
 // Lines says the model in words, one line per dimension, for dsim list and
@@ -200,7 +222,7 @@ func (a Assumptions) Lines() []string {
 	}
 	latency := "none (any finite latency)"
 	if a.Latency.Key != "" {
-		latency = fmt.Sprintf("%d link crossing(s) within %s ticks", a.Latency.Trips, a.Latency.Key)
+		latency = a.Latency.String()
 	}
 	return []string{
 		"links: " + yes(a.FIFO, "FIFO", "any order"),

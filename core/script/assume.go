@@ -59,10 +59,7 @@ func (w *world) checkLink(l sim.Link, line int, where string) {
 		w.outside(duplicates, line, "no duplication", fmt.Sprintf("%s duplicate messages (dup = %g)", where, l.Dup))
 	}
 	if b := a.Latency; !b.Holds(w.config, l.Latency.Max()) {
-		model := fmt.Sprintf("%d link crossings within %s = %d ticks", b.Trips, b.Key, w.config.Int(b.Key))
-		if b.Trips == 1 {
-			model = fmt.Sprintf("a link crossing within %s = %d ticks", b.Key, w.config.Int(b.Key))
-		}
+		model := fmt.Sprintf("%s, %s = %d", b, b.Key, w.config.Int(b.Key))
 		longest := fmt.Sprintf("up to %g ticks", l.Latency.Max())
 		if math.IsInf(l.Latency.Max(), 1) {
 			longest = "arbitrarily long"

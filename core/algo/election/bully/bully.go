@@ -85,7 +85,7 @@ Where the texts are silent: the probe command (and, with probe > 0, a timer ever
 Model: the synchronous system the algorithm is designed for (Coulouris et al., Distributed Systems: Concepts and Design, "Elections", "The bully algorithm"): reliable links in any order, and a round trip (ELECTION and its ANSWER, PROBE and its REPLY) within T ticks; crashes and recoveries at any time. Partitions and lost messages are not tolerated: after a partition heals each side can keep its own coordinator, and a lost ANSWER or COORDINATOR leaves processes following the wrong one.`,
 		Topology: "complete",
 		Assumptions: algo.Assumptions{
-			Crashes: algo.CrashRecovery, Latency: algo.LatencyBound{Key: "T", Trips: 2},
+			Crashes: algo.CrashRecovery, Latency: algo.LatencyBound{Key: "T", Trips: 2, Timeout: true},
 		},
 		Config: append(election.BootParams(),
 			algo.Param{Name: "T", Type: algo.Int, Default: 30, Min: 1, Max: 1e9, Doc: "ticks to wait for an ANSWER to ELECTION, and for the coordinator's REPLY to a PROBE"},

@@ -117,7 +117,7 @@ Where the text is silent: the coordinator at boot is config coordinator (default
 Failures: tolerates crashes and recoveries of the coordinator and of clients. Needs reliable FIFO links (a report must not overtake an earlier REQUEST or RELEASE), a perfect failure detector, the bully's synchrony (election_T at least a round trip) and at most one request per tick per process (request numbers follow the local clock).`,
 		Topology: "complete",
 		Assumptions: algo.Assumptions{
-			FIFO: true, Crashes: algo.CrashRecovery, Latency: algo.LatencyBound{Key: "election_T", Trips: 2},
+			FIFO: true, Crashes: algo.CrashRecovery, Latency: algo.LatencyBound{Key: "election_T", Trips: 2, Timeout: true},
 		},
 		Config: append([]algo.Param{
 			{Name: "coordinator", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the coordinator at boot, known to every process (-1: the highest id)"},
