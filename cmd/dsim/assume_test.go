@@ -42,3 +42,16 @@ func TestListAssumptions(t *testing.T) {
 		t.Errorf("dsim list --json mutex.lamport:\n%s", out)
 	}
 }
+
+// dsim run and check say on stderr where a world left its algorithm's
+// assumptions, and still succeed: a warning is not an error.
+func TestRunWarns(t *testing.T) {
+	want := "testdata/outside.lua:2: warning: world 1: outside the assumptions of mutex.lamport (FIFO links): the links may reorder messages (fifo = false)\n"
+	for _, cmd := range []string{"run", "check"} {
+		code, _, errOut := dsim(t, cmd, "testdata/outside.lua")
+		wantCode(t, code, exitOK, errOut)
+		if errOut != want {
+			t.Errorf("dsim %s printed on stderr %q, want %q", cmd, errOut, want)
+		}
+	}
+}
