@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -86,4 +87,104 @@ func TestCorePackagesStayInside(t *testing.T) {
 	if checked < 50 {
 		t.Fatalf("checked only %d files: is the test running in core/?", checked)
 	}
+}
+
+// TestAlgorithmPackagesImportTheContract holds the algorithm packages'
+// rule: an algorithm reads as its textbook rules against the contract, so
+// it imports only the contract (proc), the registry (algo), composition
+// (algo/compose), family helper packages (core/algo/<family>), trace types
+// and the standard library: never the kernel, the checkers or the
+// binding, not even through another package. A composed algorithm may
+// import the algorithm of a layer blank (`_`), so that it is registered:
+// layers meet through the registry, commands and state, never each
+// other's code.
+func TestAlgorithmPackagesImportTheContract(t *testing.T) {
+	imports := moduleImports(t)
+	allowed := func(p string) bool {
+		rest, inAlgo := strings.CutPrefix(p, "dsim/core/algo/")
+		switch {
+		case !strings.HasPrefix(p, "dsim/"):
+			return true // the standard library; the file rule above bans its host packages
+		case p == "dsim/core/proc", p == "dsim/core/algo", p == "dsim/core/trace":
+			return true
+		case inAlgo:
+			return !strings.Contains(rest, "/") && rest != "all" && rest != "internal"
+		}
+		return false
+	}
+	algorithms := 0
+	for pkg := range imports {
+		if !isAlgorithm(pkg) {
+			continue
+		}
+		algorithms++
+		// Every package it reaches, directly or not, must be allowed.
+		seen := map[string]bool{}
+		var walk func(p, via string)
+		walk = func(p, via string) {
+			for _, dep := range imports[p] {
+				blank := strings.HasPrefix(dep, "_ ")
+				dep = strings.TrimPrefix(dep, "_ ")
+				if seen[dep] {
+					continue
+				}
+				seen[dep] = true
+				if !allowed(dep) && !(blank && p == pkg && isAlgorithm(dep)) {
+					t.Errorf("%s imports %s%s: an algorithm package imports only the contract, the registry, family helpers and trace", pkg, dep, via)
+				}
+				walk(dep, " (through "+dep+")")
+			}
+		}
+		walk(pkg, "")
+	}
+	if algorithms < 10 {
+		t.Fatalf("found only %d algorithm packages", algorithms)
+	}
+}
+
+// isAlgorithm reports whether p is an algorithm package,
+// core/algo/<family>/<name>.
+func isAlgorithm(p string) bool {
+	rest, ok := strings.CutPrefix(p, "dsim/core/algo/")
+	return ok && strings.Contains(rest, "/") && !strings.HasPrefix(rest, "internal/")
+}
+
+// moduleImports maps every package under core/ to the module packages its
+// non-test files import, a blank import marked with a leading "_ ".
+func moduleImports(t *testing.T) map[string][]string {
+	fset := token.NewFileSet()
+	out := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && path != ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		pkg := "dsim/core"
+		if dir := filepath.ToSlash(filepath.Dir(path)); dir != "." {
+			pkg += "/" + dir
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if imp.Name != nil && imp.Name.Name == "_" {
+				p = "_ " + p
+			}
+			if strings.HasPrefix(strings.TrimPrefix(p, "_ "), "dsim/") && !slices.Contains(out[pkg], p) {
+				out[pkg] = append(out[pkg], p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

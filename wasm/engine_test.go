@@ -34,10 +34,10 @@ func TestExecute(t *testing.T) {
 	}
 }
 
-// outside partitions a bully world, which the bully does not tolerate.
+// outside crashes a process of Lamport's algorithm, which tolerates no crash.
 const outside = `
-local w = sim.world{algorithm = "election.bully", n = 3}
-w:partition({1}, {2, 3})
+local w = sim.world{algorithm = "mutex.lamport", n = 3, checks = {}}
+w:crash(2)
 w:run()
 `
 
@@ -46,9 +46,9 @@ func TestExecuteWarns(t *testing.T) {
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}
-	if len(r.Warnings) != 1 || r.Warnings[0].Line != 3 || !strings.Contains(r.Warnings[0].Text, "no partition") ||
+	if len(r.Warnings) != 1 || r.Warnings[0].Line != 3 || !strings.Contains(r.Warnings[0].Text, "no crash") ||
 		!strings.Contains(r.JSONL, `"type":"warning"`) {
-		t.Errorf("warnings %+v, want the partition at line 3, in the trace too", r.Warnings)
+		t.Errorf("warnings %+v, want the crash at line 3, in the trace too", r.Warnings)
 	}
 }
 

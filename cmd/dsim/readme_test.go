@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -12,52 +11,42 @@ import (
 	"dsim/core/script"
 )
 
-var update = flag.Bool("update", false, "rewrite the Lua API section of README.md from script.Reference()")
+var update = flag.Bool("update", false, "rewrite docs/reference.md from script.Reference()")
 
 const (
-	readmePath = "../../README.md"
-	apiBegin   = "<!-- api:begin -->\n"
-	apiEnd     = "<!-- api:end -->"
+	repoRoot      = "../.."
+	readmePath    = repoRoot + "/README.md"
+	referencePath = repoRoot + "/docs/reference.md"
 )
 
-// TestReadmeAPIReference keeps the README's Lua API section identical to
-// script.Reference(), which is generated from the binding itself.
-func TestReadmeAPIReference(t *testing.T) {
-	readme := readFile(t, readmePath)
-	i := bytes.Index(readme, []byte(apiBegin))
-	j := bytes.Index(readme, []byte(apiEnd))
-	if i < 0 || j < i {
-		t.Fatalf("%s lacks the %q ... %q markers", readmePath, apiBegin, apiEnd)
-	}
-	want := readmeAPI(script.Reference())
-	got := string(readme[i+len(apiBegin) : j])
-	if got == want {
+// referenceHeader opens docs/reference.md, so that nobody edits by hand a
+// file the next -update overwrites.
+const referenceHeader = "<!-- Generated from the scenario binding and the algorithm registry by\n" +
+	"     go test ./cmd/dsim -update (dsim api prints the same text). Do not edit. -->\n\n"
+
+// TestReference keeps docs/reference.md, the Lua API and algorithm
+// reference, identical to script.Reference(), which is generated from the
+// binding's own tables and the algorithm registry: a change to either makes
+// this test fail until the file is regenerated with -update.
+func TestReference(t *testing.T) {
+	want := referenceHeader + script.Reference()
+	got, err := os.ReadFile(referencePath)
+	if err == nil && string(got) == want {
 		return
 	}
 	if *update {
-		out := append(append(append([]byte{}, readme[:i+len(apiBegin)]...), want...), readme[j:]...)
-		if err := os.WriteFile(readmePath, out, 0o644); err != nil {
+		if err := os.MkdirAll(filepath.Dir(referencePath), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(referencePath, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("the Lua API section of README.md is out of date: run go test ./cmd/dsim -update")
-}
-
-// readmeAPI is the reference as the README holds it: headings one level
-// down, so they nest under the README's title.
-func readmeAPI(ref string) string {
-	lines := strings.SplitAfter(strings.TrimSuffix(ref, "\n")+"\n", "\n")
-	inCode := false
-	for i, l := range lines {
-		if strings.HasPrefix(l, "```") {
-			inCode = !inCode
-		}
-		if !inCode && strings.HasPrefix(l, "#") {
-			lines[i] = "#" + l
-		}
+	if err != nil {
+		t.Fatalf("%v: run go test ./cmd/dsim -update", err)
 	}
-	return strings.Join(lines, "")
+	t.Errorf("docs/reference.md is out of date: run go test ./cmd/dsim -update and review the diff")
 }
 
 func readFile(t *testing.T, path string) []byte {
@@ -69,62 +58,114 @@ func readFile(t *testing.T, path string) []byte {
 	return data
 }
 
-// fenced returns the body of the first ```lang block after the heading.
-func fenced(t *testing.T, readme, heading, lang string) string {
+// section returns the README's section under heading, up to the next
+// heading of the same level.
+func section(t *testing.T, readme, heading string) string {
 	t.Helper()
 	_, rest, ok := strings.Cut(readme, "\n"+heading+"\n")
 	if !ok {
 		t.Fatalf("README.md has no %q section", heading)
 	}
-	_, rest, ok = strings.Cut(rest, "```"+lang+"\n")
+	level := heading[:strings.IndexByte(heading, ' ')+1]
+	if i := strings.Index(rest, "\n"+level); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
+}
+
+// fenced returns the body of the first ```lang block of a README section.
+func fenced(t *testing.T, sec, lang string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(sec, "```"+lang+"\n")
 	if !ok {
-		t.Fatalf("README.md section %q has no ```%s block", heading, lang)
+		t.Fatalf("the README section has no ```%s block", lang)
 	}
 	body, _, _ := strings.Cut(rest, "```\n")
 	return body
 }
 
-// TestReadmeScenario runs the README's scenario the way the README says,
-// and checks that the trace excerpt and the check output it shows are what
-// dsim prints.
+// inOrder reports whether every line of excerpt is a whole line of text,
+// in that order (text may have lines between them); if not, it returns the
+// first line it could not find.
+func inOrder(excerpt, text string) (missing string, ok bool) {
+	lines := strings.Split(text, "\n")
+	i := 0
+	for _, want := range strings.Split(strings.TrimSuffix(excerpt, "\n"), "\n") {
+		for i < len(lines) && lines[i] != want {
+			i++
+		}
+		if i == len(lines) {
+			return want, false
+		}
+		i++
+	}
+	return "", true
+}
+
+// TestReadmeScenario holds the README's annotated scenario to the shipped
+// file it quotes: the Lua lines it shows are lines of that file, in order;
+// the trace excerpt is what dsim run prints for it; the PASS lines it
+// quotes are what dsim check prints.
 func TestReadmeScenario(t *testing.T) {
 	readme := string(readFile(t, readmePath))
-	src := fenced(t, readme, "## A scenario", "lua")
-	excerpt := fenced(t, readme, "## A scenario", "text")
-	t.Chdir(t.TempDir())
-	if err := os.WriteFile("ring7.lua", []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+	sec := section(t, readme, "## A scenario")
+	file := regexp.MustCompile(`scripts/examples/[\w/.-]+\.lua`).FindString(sec)
+	if file == "" {
+		t.Fatal("the README's scenario section names no scenario file")
 	}
-	code, out, errOut := dsim(t, "run", "ring7.lua")
-	wantCode(t, code, exitOK, errOut)
-	rest := out
-	for _, line := range strings.Split(strings.TrimSuffix(excerpt, "\n"), "\n") {
-		_, after, ok := strings.Cut(rest, line+"\n")
-		if !ok {
-			t.Fatalf("the README's trace excerpt has %q, which dsim run does not print (in that order); it prints:\n%s", line, out)
-		}
-		rest = after
+	src := string(readFile(t, filepath.Join(repoRoot, file)))
+	if line, ok := inOrder(fenced(t, sec, "lua"), src); !ok {
+		t.Errorf("the README quotes %q, which %s does not hold (in that order)", line, file)
 	}
-	code, out, errOut = dsim(t, "check", "ring7.lua")
+	t.Chdir(repoRoot)
+	code, out, errOut := dsim(t, "run", file)
 	wantCode(t, code, exitOK, errOut)
-	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if !strings.Contains(readme, "`"+line+"`") {
-			t.Errorf("dsim check prints %q, which the README does not show", line)
+	if line, ok := inOrder(fenced(t, sec, "text"), out); !ok {
+		t.Errorf("the README's trace excerpt has %q, which dsim run %s does not print (in that order); it prints:\n%s", line, file, out)
+	}
+	code, out, errOut = dsim(t, "check", file)
+	wantCode(t, code, exitOK, errOut)
+	quoted := regexp.MustCompile("`((?:PASS|FAIL) [^`]+|\\d+ passed, \\d+ failed)`").FindAllStringSubmatch(sec, -1)
+	if len(quoted) == 0 {
+		t.Error("the README's scenario section quotes no dsim check output")
+	}
+	for _, q := range quoted {
+		if !strings.Contains(out, q[1]+"\n") {
+			t.Errorf("the README quotes %q, which dsim check %s does not print; it prints:\n%s", q[1], file, out)
 		}
 	}
 }
 
-// TestReadmePaths keeps the scenario paths the README names pointing at
-// files that exist.
+// TestReadmePaths keeps the files and folders the README names (in
+// backquotes or as links) pointing at something that exists.
 func TestReadmePaths(t *testing.T) {
 	readme := readFile(t, readmePath)
-	paths := regexp.MustCompile(`scripts/[\w/.-]+\.lua`).FindAll(readme, -1)
-	if len(paths) == 0 {
-		t.Fatal("the README names no scenario file")
+	named := regexp.MustCompile("(?:`|\\]\\()((?:cmd|core|docs|internal|scripts|site|third_party|wasm)/[\\w/.<>-]*)").FindAllSubmatch(readme, -1)
+	if len(named) < 10 {
+		t.Fatalf("the README names only %d paths", len(named))
 	}
-	for _, p := range paths {
-		if _, err := os.Stat(filepath.Join("../..", string(p))); err != nil {
-			t.Errorf("README.md names %s: %v", p, err)
+	for _, m := range named {
+		p := string(m[1])
+		if i := strings.IndexByte(p, '<'); i >= 0 {
+			p = p[:i] // core/algo/<family>/<name>: the folder before the placeholder
 		}
+		if _, err := os.Stat(filepath.Join(repoRoot, p)); err != nil {
+			t.Errorf("README.md names %s: %v", m[1], err)
+		}
+	}
+}
+
+// TestReadmeCommands keeps the README's synopsis of the CLI the one dsim
+// help prints: every command line of the usage text that takes arguments.
+func TestReadmeCommands(t *testing.T) {
+	readme := string(readFile(t, readmePath))
+	for _, line := range strings.Split(usage, "\n") {
+		synopsis, ok := strings.CutPrefix(line, "  ")
+		if ok && !strings.HasPrefix(synopsis, " ") && strings.Contains(synopsis, "[") && !strings.Contains(readme, "dsim "+synopsis+"\n") {
+			t.Errorf("README.md lacks the synopsis %q of dsim help", "dsim "+synopsis)
+		}
+	}
+	if strings.Contains(readme, "<!-- api:begin -->") {
+		t.Error("the generated reference lives in docs/reference.md, not in the README")
 	}
 }

@@ -29,8 +29,8 @@ w:network{loss = 0.1}
 w:network{loss = 0.2}`, []string{"4 (no message loss): the links lose messages (loss = 0.1)"}},
 		{"duplication", `
 local w = sim.world{algorithm = "mutex.raymond", n = 3, dup = 0.5}`, []string{"2 (no duplication): the links duplicate messages (dup = 0.5)"}},
-		{"a partition and a cut with the bully", `
-local w = sim.world{algorithm = "election.bully", n = 4}
+		{"a partition and a cut with Ricart-Agrawala", `
+local w = sim.world{algorithm = "mutex.ricartagrawala", n = 4}
 w:partition({1, 2}, {3, 4})
 w:heal()
 w:cut(1, 3)`, []string{"3 (no partition): the network is partitioned"}},
@@ -72,6 +72,10 @@ w:recover(2)`, nil},
 local w = sim.world{algorithm = "election.bully", n = 3, fifo = false, latency = {"uniform", 1, 14}, config = {T = 29}}
 w:node(3):crash()
 w:node(3):recover()`, nil},
+		{"within: a healed partition for the bully", `
+local w = sim.world{algorithm = "election.bully", n = 4}
+w:partition({1, 2}, {3, 4})
+w:heal()`, nil},
 		{"within: a hop as long as the latency", `
 sim.world{algorithm = "election.activelist", n = 3, latency = {"pareto", 1, 2}, config = {hop = 1000}}`, nil},
 	} {

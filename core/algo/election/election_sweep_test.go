@@ -22,10 +22,10 @@ var (
 )
 
 // TestSweep runs every election algorithm under random latencies, random
-// crashes and recoveries and random elect commands, and checks at the end,
-// once the faults are over and the run has settled, that exactly one live
-// process is the leader, that it is the highest live id, and that every
-// live process follows it. The ring algorithms must also go quiet: no
+// elect commands and, within its assumptions, random crashes, recoveries
+// and healed partitions, and checks at the end, once the faults are over
+// and the run has settled, that exactly one live process is the leader,
+// that it is the highest live id, and that every live process follows it. The ring algorithms must also go quiet: no
 // message may circle for ever. A failure names the seed; -seed replays it
 // and prints the trace.
 func TestSweep(t *testing.T) {
@@ -156,6 +156,21 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 			schedule = append(schedule, fmt.Sprintf("t=%d recover %d", back, id))
 			last = max(last, back)
 		}
+	}
+	// A partition into two sides, healed later, in half the worlds of an
+	// algorithm that tolerates partitions: from a stream of its own, so
+	// that the worlds above stay those of every seed.
+	if p := sim.Stream(seed, "sweep-partition", 0); a.Partitions && p.IntN(2) == 0 {
+		side := slices.Clone(ids)
+		p.Shuffle(n, func(i, j int) { side[i], side[j] = side[j], side[i] })
+		k := 1 + p.IntN(n-1)
+		groups := [][]sim.NodeID{side[:k], side[k:]}
+		at := sim.Time(p.IntN(400))
+		heal := at + 1 + sim.Time(p.IntN(300))
+		s.At(at, func() { _ = s.Partition(groups) })
+		s.At(heal, s.Heal)
+		schedule = append(schedule, fmt.Sprintf("t=%d partition %v", at, groups), fmt.Sprintf("t=%d heal", heal))
+		last = max(last, heal)
 	}
 	for range r.IntN(3) {
 		electors, electAt = append(electors, ids[r.IntN(n)]), append(electAt, sim.Time(r.IntN(600)))

@@ -1,6 +1,6 @@
--- Bully algorithm: the example of seed 002 ("Bully Algorithm: Example (1)" and "(2)", processes 0..7).
--- The coordinator 7 has crashed. Process 4 holds an election; 5 and 6 answer and hold their own;
--- 6 tells 5 to stop; 6 wins and tells everyone.
+-- Bully algorithm: Tanenbaum and van Steen's example with processes 0..7, as the lecture notes give it
+-- ("Synchronization, Coordination and Agreement", "Bully Algorithm: Example (1)" and "(2)"). The coordinator 7 has
+-- crashed. Process 4 holds an election; 5 and 6 answer and hold their own; 6 tells 5 to stop; 6 wins and tells everyone.
 local w = sim.world{ algorithm = "election.bully", ids = { 0, 1, 2, 3, 4, 5, 6, 7 },
                      config = { leader = 7, T = 10, T2 = 30 } }
 

@@ -1,7 +1,7 @@
--- Bully algorithm: the worked example of seed 000 (Silberschatz, "The Bully Algorithm", P1..P4).
--- P4 is the coordinator. P1 and P4 fail; P2's request goes unanswered within T, so P2 holds an
--- election and P3 wins. P1 recovers and runs the algorithm: P3 still wins. P4 recovers and, with
--- nobody higher, tells everyone it is the coordinator without asking anyone.
+-- Bully algorithm: the worked example P1..P4 of Silberschatz, Galvin and Gagne.
+-- (Operating System Concepts, ch. 18 "Distributed Coordination", "The Bully Algorithm".) P4 is the coordinator;
+-- P1 and P4 fail; P2's request goes unanswered within T, so P2 holds an election and P3 wins. P1 recovers and runs
+-- the algorithm: P3 still wins. P4 recovers and, with nobody higher, tells everyone it is the coordinator unasked.
 local w = sim.world{ algorithm = "election.bully", n = 4, config = { leader = 4, T = 10, T2 = 30 } }
 
 -- the number of messages of a kind sent from one process to another

@@ -1,6 +1,6 @@
--- Ring algorithm with two concurrent elections: the handwritten notes' "Ring Algorithm" example (ring
--- 0..7, "Ok to have two elections at once"). 7 has crashed; 2 and 5 start elections at once. The
--- messages come back as [2,3,4,5,6,0,1] and [5,6,0,1,2,3,4], and both initiators announce 6.
+-- Ring algorithm with two concurrent elections: Tanenbaum and van Steen's example, ring 0..7.
+-- (The handwritten notes on election algorithms, "Ring Algorithm": "Ok to have two elections at once".) 7 has crashed;
+-- 2 and 5 start elections at once; the messages come back as [2,3,4,5,6,0,1] and [5,6,0,1,2,3,4]; both announce 6.
 local w = sim.world{ algorithm = "election.ring", ids = { 0, 1, 2, 3, 4, 5, 6, 7 }, detector = 5,
                      config = { watch = false } }
 

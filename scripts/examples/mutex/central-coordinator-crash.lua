@@ -1,8 +1,8 @@
--- The central coordinator algorithm when the coordinator crashes: the lecture notes on synchronization, "Central Coordinator Based
--- Algorithm", disadvantages: "The coordinator is a critical point of failure: if the coordinator crashes,
--- a new coordinator must be created. The coordinator can be one of the processes competing for access;
--- an election algorithm has to be run in order to choose one and only one new coordinator", with the
--- "Bully Algorithm" of the same seed as the election layer (its keys read election_T, election_T2).
+-- The central coordinator algorithm when the coordinator crashes.
+-- The lecture notes "Synchronization, Coordination and Agreement", "Central Coordinator Based Algorithm", disadvantages:
+-- "The coordinator is a critical point of failure: if the coordinator crashes, a new coordinator must be created. The
+-- coordinator can be one of the processes competing for access; an election algorithm has to be run in order to choose
+-- one and only one new coordinator", with the notes' "Bully Algorithm" as the election layer (keys election_T, election_T2).
 -- 1) 5 is the coordinator. 1 is in its CS; 2 and 3 wait, queued at 5. 5 crashes. The failure detector
 --    makes the others suspect it and each starts a bully election: 4 wins and announces COORDINATOR.
 -- 2) Recovery: 1 tells 4 it holds the CS (HELD); 2 and 3 re-send their REQUESTs. 4 grants nothing

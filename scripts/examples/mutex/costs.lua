@@ -1,5 +1,5 @@
--- Costs of the mutual exclusion algorithms next to the textbook formulas (the lecture notes on
--- synchronization: "three messages per use of a CS" for the central coordinator, uncontended; "3(n - 1)
+-- Costs of the mutual exclusion algorithms next to the textbook formulas (the lecture notes "Synchronization,
+-- Coordination and Agreement": "three messages per use of a CS" for the central coordinator, uncontended; "3(n - 1)
 -- messages per critical section invocation" for Lamport, "2(n - 1)" for Ricart-Agrawala, "n messages
 -- for entering a CS: (n-1) requests and one reply" for Ricart-Agrawala's second algorithm).
 -- 1) One uncontended request, n = 2..32: the measured messages per entry beside each formula, with

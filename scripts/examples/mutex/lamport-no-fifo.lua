@@ -1,4 +1,4 @@
--- Lamport's algorithm without FIFO links: the lecture notes on synchronization, "Lamport's Algorithm", "Some notable points":
+-- Lamport's algorithm without FIFO links: the lecture notes "Synchronization, Coordination and Agreement", "Lamport's Algorithm", "Some notable points":
 -- "Requires FIFO channels". The REPLY exists so that "j knows of all requests of i prior to sending
 -- the REPLY"; that holds only if nothing i sent earlier arrives after it. On links that reorder,
 -- a REPLY overtakes the REQUEST sent before it and two processes enter their critical sections.

@@ -1,4 +1,4 @@
--- Lamport's mutual exclusion algorithm: the lecture notes on synchronization, "Lamport's Algorithm" and "Some notable points".
+-- Lamport's mutual exclusion algorithm: the lecture notes "Synchronization, Coordination and Agreement", "Lamport's Algorithm" and "Some notable points".
 -- 1) "3(n-1) messages per critical section invocation": one request with nobody competing costs
 --    n-1 REQUESTs, n-1 REPLYs and n-1 RELEASEs, for n = 2..6.
 -- 2) "Requests are granted in order of increasing timestamps": process 4 requests alone first,

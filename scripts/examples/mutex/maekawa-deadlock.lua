@@ -1,6 +1,6 @@
 -- Maekawa's algorithm deadlocks without its FAILED / INQUIRE / RELINQUISH messages (Maekawa, "A sqrt(N)
 -- algorithm for mutual exclusion in decentralized systems", ACM TOCS 1985, the deadlock his scheme
--- avoids; the lecture notes on synchronization ask of any mutual exclusion algorithm that "if more than one requesting process,
+-- avoids; the lecture notes "Synchronization, Coordination and Agreement" ask of any mutual exclusion algorithm that "if more than one requesting process,
 -- someone enters (liveness)").
 -- With n = 4 the quorums (a 2x2 grid's row and column) are 1 {1,2,3}, 2 {1,2,4}, 3 {1,3,4}, 4 {2,3,4}.
 -- 2, 3 and 4 ask at the same moment. Each votes for its own request at once, and 1 votes for 2, whose

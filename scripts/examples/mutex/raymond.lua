@@ -1,4 +1,4 @@
--- Raymond's tree algorithm (1989), one of the notes' token-based algorithms (lecture notes on synchronization): HOLDER pointers toward
+-- Raymond's tree algorithm (1989), one of the token-based algorithms the lecture notes "Synchronization, Coordination and Agreement" list: HOLDER pointers toward
 -- the privilege, a request queue and an ASKED flag at every process, REQUEST up the tree and
 -- PRIVILEGE back down the same edges.
 -- 1) INITIALIZE from the root sets every HOLDER to the parent, with n-1 messages.

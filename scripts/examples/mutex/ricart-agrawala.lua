@@ -1,4 +1,4 @@
--- The Ricart-Agrawala algorithm: the lecture notes on synchronization, "The Ricart-Agrawala Algorithm" (with Coulouris's
+-- The Ricart-Agrawala algorithm: the lecture notes "Synchronization, Coordination and Agreement", "The Ricart-Agrawala Algorithm" (with Coulouris's
 -- RELEASED / WANTED / HELD in the cs key).
 -- 1) "2(n-1) messages per critical section invocation": one request with nobody competing costs
 --    n-1 REQUESTs and n-1 REPLYs, and nothing on release, for n = 2..6.

@@ -1,4 +1,4 @@
--- Suzuki-Kasami (1985), one of the notes' token-based algorithms (lecture notes on synchronization) ("Uses sequence numbers rather than
+-- Suzuki-Kasami (1985), one of the token-based algorithms the lecture notes "Synchronization, Coordination and Agreement" list ("Uses sequence numbers rather than
 -- timestamps to differentiate between old and current requests"): RN[] at every process, LN[] and
 -- a FIFO queue Q in the token.
 -- 1) One request from a process without the token costs n-1 REQUESTs and one TOKEN for n = 2..6;

@@ -81,20 +81,21 @@ func init() {
 		Summary: "bully algorithm: ELECTION to every higher process, ANSWER stops it, the highest live process announces COORDINATOR",
 		Description: `Seed 000 (Silberschatz, "The Bully Algorithm", with the worked example P1..P4), seed 002 (the same rules with T and T', the "victory message from a lower ID" rule, and the 0..7 example) and seed 003 (the handwritten steps).
 Rules: a process whose request (PROBE) the coordinator does not answer within T (REPLY) assumes the coordinator has failed and starts an election: it sends ELECTION to every process with a higher number and waits T for an ANSWER (timer "T"); with no ANSWER it elects itself and sends COORDINATOR to every lower process; with an ANSWER it waits T' for a COORDINATOR (timer "T'") and restarts the election if none comes. A process receiving ELECTION from a lower process sends ANSWER and starts its own election unless it has already started one. A process receiving COORDINATOR from a higher process records it; from a lower process it starts a new election (seed 002: "a process with a higher ID number will bully a lower ID process out of the coordinator position"). A recovered process immediately runs the algorithm, so the highest live process, finding nobody higher, sends COORDINATOR to all lower processes at once.
+Failure model: crash-recovery (a recovered process knows it has failed: the texts' assumption), network partitions that heal, reliable links otherwise (no loss), and the texts' synchrony: T at least a round trip.
 Where the texts are silent: the probe command (and, with probe > 0, a timer every probe ticks) makes a follower send PROBE to its coordinator, and a follower that knows no coordinator starts an election instead; only the process in role leader answers a PROBE, so a process that believes in the wrong coordinator finds out; the elect command at a process already in an election does nothing; COORDINATOR is sent to all lower processes, crashed or not (the network drops what cannot arrive).
-Model: the synchronous system the algorithm is designed for (Coulouris et al., Distributed Systems: Concepts and Design, "Elections", "The bully algorithm"): reliable links in any order, and a round trip (ELECTION and its ANSWER, PROBE and its REPLY) within T ticks; crashes and recoveries at any time. Partitions and lost messages are not tolerated: after a partition heals each side can keep its own coordinator, and a lost ANSWER or COORDINATOR leaves processes following the wrong one.`,
+Where the texts are silent, healed partitions: during a partition each side elects its own highest process, and after the heal no rule of the texts makes the two coordinators meet. So the probe (command or timer) at a coordinator sends ELECTION to every higher process its failure detector does not suspect: it won because they did not answer, and this is the recovered-process rule seen from the other side (Silberschatz, Galvin and Gagne, "Election Algorithms", the bully algorithm: a recovered process holds an election, and one with the highest number bullies the others). A higher process answers and, by the ELECTION rule, holds its own election, whose COORDINATOR every lower process then follows; the coordinator stays until that COORDINATOR comes. A suspected process is not asked: it runs the algorithm itself when it recovers. The highest live process has nobody to ask, so a settled system sends nothing more than before.`,
 		Topology: "complete",
 		Assumptions: algo.Assumptions{
-			Crashes: algo.CrashRecovery, Latency: algo.LatencyBound{Key: "T", Trips: 2, Timeout: true},
+			Partitions: true, Crashes: algo.CrashRecovery, Latency: algo.LatencyBound{Key: "T", Trips: 2, Timeout: true},
 		},
 		Config: append(election.BootParams(),
 			algo.Param{Name: "T", Type: algo.Int, Default: 30, Min: 1, Max: 1e9, Doc: "ticks to wait for an ANSWER to ELECTION, and for the coordinator's REPLY to a PROBE"},
 			algo.Param{Name: "T2", Type: algo.Int, Default: 80, Min: 1, Max: 1e9, Doc: "T': ticks to wait for a COORDINATOR after an ANSWER before restarting the election"},
-			algo.Param{Name: "probe", Type: algo.Int, Default: 0, Min: 0, Max: 1e9, Doc: "every probe ticks a follower sends PROBE to its coordinator (0: only on the probe command)"},
+			algo.Param{Name: "probe", Type: algo.Int, Default: 0, Min: 0, Max: 1e9, Doc: "every probe ticks a follower sends PROBE to its coordinator, and a coordinator ELECTION to the higher processes its detector does not suspect (0: only on the probe command)"},
 		),
 		Commands: []algo.CommandSpec{
 			election.ElectCommand,
-			{Name: "probe", Doc: "send PROBE (the request) to the coordinator; no REPLY within T starts an election"},
+			{Name: "probe", Doc: "send PROBE (the request) to the coordinator; no REPLY within T starts an election. At the coordinator: send ELECTION to every higher process the failure detector does not suspect (after a healed partition, the higher one answers and takes over)"},
 		},
 		State:      election.StateKeys,
 		Messages:   []proc.Message{Election{}, Answer{}, Coordinator{}, Probe{}, Reply{}},
@@ -264,8 +265,13 @@ func (p *node) Timer(ctx proc.Context, tag string) {
 	}
 }
 
-// probe sends PROBE to the coordinator and waits T for the REPLY.
+// probe sends PROBE to the coordinator and waits T for the REPLY; at the
+// coordinator it checks the higher processes instead.
 func (p *node) probe(ctx proc.Context) {
+	if p.role == election.Leader {
+		p.check(ctx)
+		return
+	}
 	if p.role != election.Follower || p.asking {
 		return
 	}
@@ -277,6 +283,24 @@ func (p *node) probe(ctx proc.Context) {
 	p.asking = true
 	ctx.Send(p.leader, Probe{})
 	ctx.SetTimer(p.cfg.T, timerReply)
+}
+
+// check sends ELECTION to every higher process the failure detector does
+// not suspect. A coordinator below the highest process won because those
+// did not answer; if they are alive after all (a healed partition: the
+// detector, which sees crashes only, never suspected them) nothing else
+// brings them back to it, as a recovered process is brought back by its
+// own election. A higher process that receives it answers and holds its
+// own election, whose COORDINATOR reaches every lower process; a suspected
+// one is left to run the algorithm itself when it recovers. The ANSWER
+// changes nothing here: the coordinator stays until that COORDINATOR comes.
+func (p *node) check(ctx proc.Context) {
+	self := ctx.Self()
+	for _, id := range ctx.Peers() {
+		if id > self && !ctx.Suspected(id) {
+			ctx.Send(id, Election{})
+		}
+	}
 }
 
 func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {

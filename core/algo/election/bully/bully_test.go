@@ -19,10 +19,15 @@ func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *algotest.World {
 }
 
 // sends renders every send as "t KIND from->to".
-func sends(w *algotest.World) []string {
+func sends(w *algotest.World) []string { return sendsSince(w, 0) }
+
+// sendsSince renders the sends from time t on.
+func sendsSince(w *algotest.World, t sim.Time) []string {
 	var out []string
 	for _, m := range w.Sends("") {
-		out = append(out, fmt.Sprintf("%d %s %d->%d", m.T, kindOf(m.Msg), m.From, m.To))
+		if m.T >= t {
+			out = append(out, fmt.Sprintf("%d %s %d->%d", m.T, kindOf(m.Msg), m.From, m.To))
+		}
 	}
 	return out
 }
@@ -178,6 +183,14 @@ func TestRules(t *testing.T) {
 			},
 			want:  []string{"0 COORDINATOR 3->1", "5 PROBE 1->3", "15 ELECTION 1->2", "15 ELECTION 1->3", "15 ELECTION 1->4"},
 			first: 5,
+			elect: 4,
+		},
+		{
+			rule:  "a probe at a coordinator asks every higher process; a live one answers and takes over",
+			cfg:   map[string]any{"leader": 3},
+			setup: func(w *algotest.World) { w.Command(0, 3, "probe") },
+			want: []string{"0 ELECTION 3->4", "1 ANSWER 4->3",
+				"1 COORDINATOR 4->1", "1 COORDINATOR 4->2", "1 COORDINATOR 4->3"},
 			elect: 4,
 		},
 		{

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"dsim/core/algo/internal/algotest"
+	"dsim/core/proc"
 	"dsim/core/sim"
 	"dsim/core/trace"
 )
@@ -25,81 +26,130 @@ func participantChanges(w *algotest.World, id sim.NodeID) []any {
 	return out
 }
 
-// TestRules checks rules 1-5 one at a time on the ring 1 -> 2 -> 9 -> 1,
-// looking at what process 2 does with a hand-made message.
+// process2 is process 2 of the ring 1 -> 2 -> 9 -> 1, booted, with its
+// Context, which records what it asks for.
+func process2(t *testing.T, cfg map[string]any) (proc.Node, *algotest.Fake) {
+	ctx := algotest.NewFake(2, 1, 2, 9)
+	p := algotest.Process(t, "election.changroberts", cfg, 2)
+	p.Start(ctx)
+	return p, ctx
+}
+
+// TestRules checks rules 1-5 one at a time at process 2 of the ring
+// 1 -> 2 -> 9 -> 1, calling its handlers directly.
 func TestRules(t *testing.T) {
 	for _, c := range []struct {
-		rule  string
-		setup func(w *algotest.World)
-		// what process 2 sends, first message only
-		wantKind string
-		wantMsg  any
-		wantMark []any // process 2's participant marks over the run
+		rule   string
+		act    func(p proc.Node, ctx *algotest.Fake)
+		want   []algotest.Sent
+		marked bool // participant afterwards
+		role   string
 	}{
 		{
-			rule:     "1+4a: a larger UID is forwarded unchanged and marks the process participant",
-			setup:    func(w *algotest.World) { w.Inject(0, 1, 2, Election{ID: 9}) },
-			wantKind: "ELECTION", wantMsg: Election{ID: 9},
-			wantMark: []any{false, true, false},
+			rule:   "1+4a: a larger UID is forwarded unchanged and marks the process participant",
+			act:    func(p proc.Node, ctx *algotest.Fake) { p.Receive(ctx, 1, Election{ID: 9}) },
+			want:   []algotest.Sent{{To: 9, Msg: Election{ID: 9}}},
+			marked: true, role: "candidate",
 		},
 		{
-			rule:     "4b: a smaller UID at a non-participant is replaced by its own",
-			setup:    func(w *algotest.World) { w.Inject(0, 1, 2, Election{ID: 1}) },
-			wantKind: "ELECTION", wantMsg: Election{ID: 2},
-			wantMark: []any{false, true, false},
+			rule:   "4b: a smaller UID at a non-participant is replaced by its own",
+			act:    func(p proc.Node, ctx *algotest.Fake) { p.Receive(ctx, 1, Election{ID: 1}) },
+			want:   []algotest.Sent{{To: 9, Msg: Election{ID: 2}}},
+			marked: true, role: "candidate",
 		},
 		{
-			rule:     "2+3: a process that notices a lack of leader sends its own UID and becomes participant",
-			setup:    func(w *algotest.World) { w.Command(0, 2, "elect") },
-			wantKind: "ELECTION", wantMsg: Election{ID: 2},
-			wantMark: []any{false, true, false},
+			rule:   "2+3: a process that notices a lack of leader sends its own UID and becomes participant",
+			act:    func(p proc.Node, ctx *algotest.Fake) { must(t, p.Command(ctx, "elect", nil)) },
+			want:   []algotest.Sent{{To: 9, Msg: Election{ID: 2}}},
+			marked: true, role: "candidate",
 		},
 		{
-			rule:     "4d+5a: its own UID makes it leader; it marks itself non-participant and sends ELECTED",
-			setup:    func(w *algotest.World) { w.Inject(0, 1, 2, Election{ID: 2}) },
-			wantKind: "ELECTED", wantMsg: Elected{ID: 2},
-			// 9 then refuses the lower ELECTED and wins its own election
-			wantMark: []any{false, true, false},
+			rule: "4c: a smaller UID at a participant is discarded",
+			act: func(p proc.Node, ctx *algotest.Fake) {
+				must(t, p.Command(ctx, "elect", nil))
+				ctx.Take()
+				p.Receive(ctx, 1, Election{ID: 1})
+			},
+			marked: true, role: "candidate",
 		},
 		{
-			rule:     "5b: ELECTED is recorded, forwarded unchanged, and marks the process non-participant",
-			setup:    func(w *algotest.World) { w.Inject(0, 1, 2, Elected{ID: 9}) },
-			wantKind: "ELECTED", wantMsg: Elected{ID: 9},
-			wantMark: []any{false},
+			rule:   "4d+5a: its own UID makes it leader; it marks itself non-participant and sends ELECTED",
+			act:    func(p proc.Node, ctx *algotest.Fake) { p.Receive(ctx, 1, Election{ID: 2}) },
+			want:   []algotest.Sent{{To: 9, Msg: Elected{ID: 2}}},
+			marked: false, role: "leader",
+		},
+		{
+			rule:   "5b: ELECTED is recorded, forwarded unchanged, and marks the process non-participant",
+			act:    func(p proc.Node, ctx *algotest.Fake) { p.Receive(ctx, 1, Elected{ID: 9}) },
+			want:   []algotest.Sent{{To: 9, Msg: Elected{ID: 9}}},
+			marked: false, role: "follower",
+		},
+		{
+			rule: "5c: the ELECTED message back at the leader is discarded",
+			act: func(p proc.Node, ctx *algotest.Fake) {
+				p.Receive(ctx, 1, Election{ID: 2})
+				ctx.Take()
+				p.Receive(ctx, 1, Elected{ID: 2})
+			},
+			marked: false, role: "leader",
 		},
 	} {
 		t.Run(c.rule, func(t *testing.T) {
-			w := world(t, []sim.NodeID{1, 2, 9}, nil)
-			c.setup(w)
-			w.Run(0)
-			got := w.SentBy(c.wantKind, 2)
-			if len(got) == 0 || got[0] != c.wantMsg {
-				t.Fatalf("process 2 sent %s %v, want first %v", c.wantKind, got, c.wantMsg)
+			p, ctx := process2(t, nil)
+			if ctx.State["participant"] != false {
+				t.Fatalf("rule 1: participant is %v at boot, want false", ctx.State["participant"])
 			}
-			if m := participantChanges(w, 2); !slices.Equal(m, c.wantMark) {
-				t.Errorf("participant marks of 2: %v, want %v", m, c.wantMark)
+			c.act(p, ctx)
+			if got := ctx.Take(); !slices.Equal(got, c.want) {
+				t.Errorf("process 2 sent %v, want %v", got, c.want)
+			}
+			if ctx.State["participant"] != c.marked || ctx.State["role"] != c.role {
+				t.Errorf("participant %v, role %v; want %v, %q", ctx.State["participant"], ctx.State["role"], c.marked, c.role)
 			}
 		})
 	}
 }
 
-// TestRule4cParticipantDiscardsSmaller: once participant, process 2 drops
-// ELECTION(1) instead of replacing it.
-func TestRule4cParticipantDiscardsSmaller(t *testing.T) {
-	w := world(t, []sim.NodeID{1, 2, 9}, nil)
-	w.Command(0, 2, "elect")
-	w.Inject(0, 1, 2, Election{ID: 1})
-	w.Run(0)
-	var atOne []algotest.Msg
-	for _, m := range w.Sends("") {
-		if m.From == 2 && m.T == 1 {
-			atOne = append(atOne, m)
-		}
+// TestBaseVariantHasNoParticipants: without the optimization a process
+// keeps no participant mark and always replaces a smaller UID (4b), even
+// in an election it already took part in.
+func TestBaseVariantHasNoParticipants(t *testing.T) {
+	p, ctx := process2(t, map[string]any{"optimize": false})
+	must(t, p.Command(ctx, "elect", nil))
+	p.Receive(ctx, 1, Election{ID: 1})
+	want := []algotest.Sent{{To: 9, Msg: Election{ID: 2}}, {To: 9, Msg: Election{ID: 2}}}
+	if got := ctx.Take(); !slices.Equal(got, want) {
+		t.Errorf("process 2 sent %v, want %v", got, want)
 	}
-	if len(atOne) != 0 {
-		t.Errorf("participant 2 sent %v on receiving ELECTION(1), want nothing", atOne)
+	if _, ok := ctx.State["participant"]; ok {
+		t.Error("the base algorithm set a participant mark")
 	}
-	w.Elected(9)
+}
+
+// TestSkipsSuspectedSuccessor: a process passes the message to the first
+// process after it that the failure detector does not suspect, and drops a
+// message whose owner it would have to skip.
+func TestSkipsSuspectedSuccessor(t *testing.T) {
+	p := algotest.Process(t, "election.changroberts", nil, 1)
+	ctx := algotest.NewFake(1, 1, 2, 5, 9)
+	p.Start(ctx)
+	ctx.Down[2] = true
+	p.(proc.SuspectHandler).Suspect(ctx, 2)
+	p.Receive(ctx, 9, Election{ID: 5})
+	ctx.Down[5] = true
+	p.(proc.SuspectHandler).Suspect(ctx, 5)
+	p.Receive(ctx, 9, Election{ID: 5})
+	want := []algotest.Sent{{To: 5, Msg: Election{ID: 5}}}
+	if got := ctx.Take(); !slices.Equal(got, want) {
+		t.Errorf("process 1 sent %v, want %v (to 5 past the suspected 2, then nothing once 5 is suspected too)", got, want)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestRule5cLeaderStopsElected: the ELECTED message ends at the leader, so

@@ -1,7 +1,7 @@
 // Package raymond is Raymond's tree-based token algorithm (K. Raymond, "A
 // tree-based algorithm for distributed mutual exclusion", ACM TOCS 7(1),
-// 1989), which the lecture notes on synchronization name among the
-// token-based algorithms.
+// 1989), which the lecture notes "Synchronization, Coordination and
+// Agreement" name among the token-based algorithms.
 package raymond
 
 import (

@@ -15,8 +15,9 @@ func world(t *testing.T, ids []sim.NodeID, cfg map[string]any) *algotest.World {
 func messages(w *algotest.World) int { return w.Count("REQUEST") + w.Count("TOKEN") }
 
 // TestUncontended: one request costs n messages, n-1 REQUEST and one TOKEN,
-// and none when the requester already holds the token (the lecture notes on synchronization: "it
-// requires n messages for entering a CS").
+// and none when the requester already holds the token (the lecture notes
+// "Synchronization, Coordination and Agreement", "Ricart-Agrawala Second
+// Algorithm": "it requires n messages for entering a CS").
 func TestUncontended(t *testing.T) {
 	for _, n := range []int{2, 3, 5, 8, 13} {
 		w := world(t, algotest.IDs(n), nil)
@@ -157,8 +158,8 @@ func TestRR2Order(t *testing.T) {
 }
 
 // TestRR2NumericOrder: "j is searched in order [i+1, i+2, ..., n, 1, 2,
-// ..., i-1]" (the lecture notes on synchronization, "Ricart-Agrawala Second
-// Algorithm") is the numeric order of the ids, whatever order the processes
+// ..., i-1]" (the lecture notes "Synchronization, Coordination and
+// Agreement", "Ricart-Agrawala Second Algorithm") is the numeric order of the ids, whatever order the processes
 // are listed in: on the ring 1, 3, 2 the token goes from 1 to 2 (the ring
 // order would give 3), and on the ring 5, 2, 4, 1, 3 from 4 to 5, then 1,
 // then 2 (the ring order from 4 is 1, 3, 5, 2).

@@ -1,7 +1,7 @@
 // Package suzukikasami is the Suzuki-Kasami broadcast token algorithm
 // (I. Suzuki and T. Kasami, "A distributed mutual exclusion algorithm", ACM
-// TOCS 3(4), 1985), which the lecture notes on synchronization name among
-// the token-based algorithms.
+// TOCS 3(4), 1985), which the lecture notes "Synchronization, Coordination
+// and Agreement" name among the token-based algorithms.
 //
 // # Failures
 //

@@ -60,7 +60,8 @@ func logs(w *algotest.World, id sim.NodeID, s string) []string {
 // TestIdleCirculation: "the token is initially given to one process" (the
 // first in ring order) and "when a process receives the token but does not
 // require to enter the critical section, it immediately passes the token
-// over" (the lecture notes on synchronization, "Token Ring Algorithm"): by
+// over" (the lecture notes "Synchronization, Coordination and Agreement",
+// "Token Ring Algorithm"): by
 // default (hold 0) the token leaves each process at the tick it arrives,
 // one pass per tick on links of latency 1, round and round.
 func TestIdleCirculation(t *testing.T) {
