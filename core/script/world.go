@@ -390,14 +390,15 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 		w.mon = check.New()
 		w.observe()
 	}
-	// After the observers, so that a traced world records the warning.
-	w.checkLink(c.link, w.line, "the links")
 	w.ud = r.L.NewUserData()
 	w.ud.Value = w
 	w.ud.Metatable = r.worldMT
 	if err := r.intervene(w); err != nil {
 		return nil, err
 	}
+	// Once the world is sure to exist, and after its observers, so that a
+	// traced world records the warning.
+	w.checkLink(c.link, w.line, "the links")
 	r.worlds = append(r.worlds, w)
 	return w, nil
 }
