@@ -46,7 +46,7 @@ func TestListAssumptions(t *testing.T) {
 // dsim run and check say on stderr where a world left its algorithm's
 // assumptions, and still succeed: a warning is not an error.
 func TestRunWarns(t *testing.T) {
-	want := "testdata/outside.lua:2: warning: world 1: outside the assumptions of mutex.lamport (FIFO links): the links may reorder messages (fifo = false)\n"
+	want := "testdata/outside.lua:2: warning: world 1: outside the assumptions of mutex.lamport (FIFO links): messages on the links may arrive out of order (fifo = false)\n"
 	for _, cmd := range []string{"run", "check"} {
 		code, _, errOut := dsim(t, cmd, "testdata/outside.lua")
 		wantCode(t, code, exitOK, errOut)

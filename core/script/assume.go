@@ -50,13 +50,13 @@ func (w *world) outside(b breach, line int, model, what string) {
 func (w *world) checkLink(l sim.Link, line int, where string) {
 	a := &w.spec.Assumptions
 	if a.FIFO && !l.FIFO {
-		w.outside(reorders, line, "FIFO links", where+" may reorder messages (fifo = false)")
+		w.outside(reorders, line, "FIFO links", "messages on "+where+" may arrive out of order (fifo = false)")
 	}
 	if !a.Loss && l.Loss > 0 {
-		w.outside(loses, line, "no message loss", fmt.Sprintf("%s lose messages (loss = %g)", where, l.Loss))
+		w.outside(loses, line, "no message loss", fmt.Sprintf("messages on %s may be lost (loss = %g)", where, l.Loss))
 	}
 	if !a.Duplication && l.Dup > 0 {
-		w.outside(duplicates, line, "no duplication", fmt.Sprintf("%s duplicate messages (dup = %g)", where, l.Dup))
+		w.outside(duplicates, line, "no duplication", fmt.Sprintf("messages on %s may be duplicated (dup = %g)", where, l.Dup))
 	}
 	if b := a.Latency; !b.Holds(w.config, l.Latency.Max()) {
 		model := fmt.Sprintf("%s, %s = %d", b, b.Key, w.config.Int(b.Key))

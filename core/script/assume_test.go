@@ -17,18 +17,18 @@ func TestAssumptionWarnings(t *testing.T) {
 	}{
 		{"reordering links for Lamport", `
 local w = sim.world{algorithm = "mutex.lamport", n = 3, fifo = false}
-w:run()`, []string{"2 (FIFO links): the links may reorder messages (fifo = false)"}},
+w:run()`, []string{"2 (FIFO links): messages on the links may arrive out of order (fifo = false)"}},
 		{"FIFO links set later", `
 local w = sim.world{algorithm = "mutex.lamport", n = 3}
 w:link(1, 2, {fifo = false, both = true})
-w:network{fifo = false}`, []string{"3 (FIFO links): the link 1->2 may reorder messages"}},
+w:network{fifo = false}`, []string{"3 (FIFO links): messages on the link 1->2 may arrive out of order"}},
 		{"loss for a token algorithm", `
 local w = sim.world{algorithm = "mutex.suzukikasami", n = 3}
 w:run()
 w:network{loss = 0.1}
-w:network{loss = 0.2}`, []string{"4 (no message loss): the links lose messages (loss = 0.1)"}},
+w:network{loss = 0.2}`, []string{"4 (no message loss): messages on the links may be lost (loss = 0.1)"}},
 		{"duplication", `
-local w = sim.world{algorithm = "mutex.raymond", n = 3, dup = 0.5}`, []string{"2 (no duplication): the links duplicate messages (dup = 0.5)"}},
+local w = sim.world{algorithm = "mutex.raymond", n = 3, dup = 0.5}`, []string{"2 (no duplication): messages on the links may be duplicated (dup = 0.5)"}},
 		{"a partition and a cut with Ricart-Agrawala", `
 local w = sim.world{algorithm = "mutex.ricartagrawala", n = 4}
 w:partition({1, 2}, {3, 4})
