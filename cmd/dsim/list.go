@@ -174,18 +174,18 @@ func distributions() [][]string {
 
 // jsonAlgorithm is one algorithm in dsim list --json.
 type jsonAlgorithm struct {
-	Name        string            `json:"name"`
-	Summary     string            `json:"summary"`
-	Description string            `json:"description"`
-	Topology    string            `json:"topology"`
-	Config      []jsonParam       `json:"config"`
-	Commands    []jsonCommand     `json:"commands"`
-	State       map[string]string `json:"state"`    // key -> meaning
-	Messages    map[string]any    `json:"messages"` // kind -> zero value, as in traces
-	Assumptions jsonAssumptions   `json:"assumptions"`
-	Properties  []string          `json:"properties"`
-	LargestN    int               `json:"largest_n"`          // traced, under the default memory budget
-	LargestNRaw int               `json:"largest_n_untraced"` // with trace = false
+	Name        string          `json:"name"`
+	Summary     string          `json:"summary"`
+	Description string          `json:"description"`
+	Topology    string          `json:"topology"`
+	Config      []jsonParam     `json:"config"`
+	Commands    []jsonCommand   `json:"commands"`
+	State       []jsonStateKey  `json:"state"`
+	Messages    map[string]any  `json:"messages"` // kind -> zero value, as in traces
+	Assumptions jsonAssumptions `json:"assumptions"`
+	Properties  []string        `json:"properties"`
+	LargestN    int             `json:"largest_n"`          // traced, under the default memory budget
+	LargestNRaw int             `json:"largest_n_untraced"` // with trace = false
 }
 
 type jsonParam struct {
@@ -195,6 +195,11 @@ type jsonParam struct {
 	Doc     string  `json:"doc"`
 	Min     float64 `json:"min"` // min == max: no bounds
 	Max     float64 `json:"max"`
+}
+
+type jsonStateKey struct {
+	Key string `json:"key"`
+	Doc string `json:"doc"`
 }
 
 type jsonCommand struct {
@@ -227,7 +232,7 @@ func listJSON(stdout, stderr io.Writer, specs []*algo.Spec) int {
 		a := s.Assumptions
 		j := jsonAlgorithm{
 			Name: s.Name, Summary: s.Summary, Description: s.Description, Topology: s.Topology,
-			Config: []jsonParam{}, Commands: []jsonCommand{}, State: map[string]string{}, Messages: map[string]any{},
+			Config: []jsonParam{}, Commands: []jsonCommand{}, State: []jsonStateKey{}, Messages: map[string]any{},
 			Assumptions: jsonAssumptions{FIFO: a.FIFO, Loss: a.Loss, Duplication: a.Duplication, Partitions: a.Partitions, Crashes: a.Crashes.String()},
 			Properties:  s.Properties,
 		}
@@ -238,7 +243,7 @@ func listJSON(stdout, stderr io.Writer, specs []*algo.Spec) int {
 			j.Commands = append(j.Commands, jsonCommand{c.Name, c.Args, c.Doc})
 		}
 		for _, k := range s.State {
-			j.State[k.Key] = k.Doc
+			j.State = append(j.State, jsonStateKey{k.Key, k.Doc})
 		}
 		for _, p := range s.Config {
 			j.Config = append(j.Config, jsonParam{p.Name, string(p.Type), p.Default, p.Doc, p.Min, p.Max})
