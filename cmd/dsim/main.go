@@ -32,7 +32,7 @@ commands:
         run scenarios; print PASS/FAIL file:line for every expectation (ERROR
         for a script error, counted as failed) and a closing "N passed,
         N failed" line; exit 1 if any failed, 2 on a script error
-  list [ALGORITHM]
+  list [--json] [ALGORITHM]
         algorithms with their configuration, commands, state keys and
         messages; topologies; latency distributions
   api   the Lua scenario API reference (Markdown)
