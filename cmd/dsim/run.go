@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"dsim/core/script"
 	"dsim/core/trace"
@@ -49,7 +48,7 @@ func (f runFlags) options(out io.Writer) (script.Options, error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(int64(budget + budget/4 + memorySlack))
 	}
-	return script.Options{Seed: *f.seed, SeedSet: isSet(f.fs, "seed"), Out: out, MaxMemory: budget, Budget: *f.instructions}, nil
+	return script.Options{Seed: *f.seed, SeedSet: isSet(f.fs, "seed"), Out: scriptOutput{out}, MaxMemory: budget, Budget: *f.instructions}, nil
 }
 
 // memorySlack is what the process needs beyond a run's budget: the Go
@@ -105,11 +104,42 @@ func report(stderr io.Writer, err error) {
 	fmt.Fprintf(stderr, "dsim: %s\n", oneLine(err.Error()))
 }
 
-// oneLine escapes the line breaks of a message from a script: every PASS,
-// FAIL and ERROR is one line, and a message cannot fake another, nor the
-// summary a grader reads.
+// oneLine escapes the line breaks and the other control bytes of a message
+// from a script: every PASS, FAIL and ERROR is one line, a message cannot
+// fake another, nor the summary a grader reads, and it cannot send the
+// terminal escape sequences (clear the screen, rewrite a line).
 func oneLine(s string) string {
-	return strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(s)
+	return string(appendEscaped(nil, s, false))
+}
+
+// appendEscaped appends s with its C0 control bytes and DEL escaped (\r,
+// \n, or \xHH), tabs aside, and line feeds too when lines is set.
+func appendEscaped(b []byte, s string, lines bool) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\t', c == '\n' && lines, c >= 0x20 && c != 0x7f:
+			b = append(b, c)
+		case c == '\n':
+			b = append(b, `\n`...)
+		case c == '\r':
+			b = append(b, `\r`...)
+		default:
+			b = fmt.Appendf(b, `\x%02x`, c)
+		}
+	}
+	return b
+}
+
+// scriptOutput writes what a script prints (print, log, report) with its
+// control bytes escaped, as oneLine does, but its lines as they are: a
+// script run from a grader's terminal cannot take the terminal over.
+type scriptOutput struct{ w io.Writer }
+
+func (o scriptOutput) Write(p []byte) (int, error) {
+	if _, err := o.w.Write(appendEscaped(nil, string(p), true)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
@@ -162,10 +192,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 // worlds that left their algorithms' assumptions.
 func notes(stderr io.Writer, name string, res *script.Result) {
 	for _, n := range res.Notes {
-		fmt.Fprintf(stderr, "%s: note: %s\n", name, n)
+		fmt.Fprintf(stderr, "%s: note: %s\n", name, oneLine(n))
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "%s:%d: warning: world %d: %s\n", name, w.Line, w.World, w.Text)
+		fmt.Fprintf(stderr, "%s:%d: warning: world %d: %s\n", name, w.Line, w.World, oneLine(w.Text))
 	}
 }
 

@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"dsim/core/proc"
+	"dsim/core/trace"
 )
 
 // ParamType is the type of a configuration value.
@@ -270,7 +272,7 @@ func Lookup(name string) (*Spec, error) {
 	if s, ok := registry[name]; ok {
 		return s, nil
 	}
-	return nil, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown algorithm %s (known: %s)", trace.Quote(name), strings.Join(Names(), ", "))
 }
 
 // Names lists the registered algorithms, sorted.
@@ -318,11 +320,11 @@ func (s *Spec) Resolve(given map[string]any) (Values, error) {
 	for _, k := range keys {
 		p := s.param(k)
 		if p == nil {
-			return nil, fmt.Errorf("config key %q is not known to %s (known: %s)", k, s.Name, s.paramNames())
+			return nil, fmt.Errorf("config key %s is not known to %s (known: %s)", trace.Quote(k), s.Name, s.paramNames())
 		}
 		v, err := p.coerce(given[k])
 		if err != nil {
-			return nil, fmt.Errorf("config key %q: %v", k, err)
+			return nil, fmt.Errorf("config key %s: %v", trace.Quote(k), err)
 		}
 		out[k] = v
 	}
@@ -406,14 +408,22 @@ func toFloat(v any) (float64, bool) {
 	return 0, false
 }
 
+// describe names a configuration value in a script's terms: the script
+// layer gives booleans, strings, numbers and lists of integers (Lua tables).
 func describe(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "nothing"
 	case string:
-		return fmt.Sprintf("the string %q", x)
+		return "the string " + trace.Quote(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
 	case float64:
 		return fmt.Sprintf("%g", x)
 	}
-	return fmt.Sprintf("a %T", v)
+	return "a table"
 }

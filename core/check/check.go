@@ -97,7 +97,7 @@ type Verdict struct {
 func (m *Monitor) Check(name string, now int64) (Verdict, error) {
 	p := find(name)
 	if p == nil {
-		return Verdict{}, fmt.Errorf("no checker for %q (known: %s)", name, Names())
+		return Verdict{}, fmt.Errorf("no checker for %s (known: %s)", trace.Quote(name), Names())
 	}
 	ok, text := p.judge(m, now)
 	return Verdict{Property: name, Pass: ok, Text: name + ": " + text}, nil

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"dsim/core/trace"
 )
 
 // Args are a command's named arguments.
@@ -31,21 +33,21 @@ func (a Args) Int(key string, def int) (int, error) {
 	return 0, &ArgError{Key: key, Want: "an integer", Got: v}
 }
 
-// String renders the arguments sorted by key, for traces.
+// String renders the arguments sorted by key, for traces, in at most
+// trace.MaxText bytes.
 func (a Args) String() string {
 	keys := make([]string, 0, len(a))
 	for k := range a {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(' ')
+	var t trace.Text
+	for _, k := range keys {
+		if !t.Add(" ", trace.Truncate(k, trace.MaxQuoted)+"="+FormatValue(a[k])) {
+			break
 		}
-		b.WriteString(k + "=" + FormatValue(a[k]))
 	}
-	return b.String()
+	return t.String()
 }
 
 // ArgError reports a command argument of the wrong type.
@@ -56,17 +58,18 @@ type ArgError struct {
 }
 
 func (e *ArgError) Error() string {
-	return "argument " + strconv.Quote(e.Key) + " must be " + e.Want + ", got " + FormatValue(e.Got)
+	return "argument " + trace.Quote(e.Key) + " must be " + e.Want + ", got " + FormatValue(e.Got)
 }
 
 // FormatValue renders a state or argument value the same way on every
-// platform (no %v of floats or maps).
+// platform (no %v of floats or maps). A long string is quoted in part and a
+// long list shows its first trace.MaxListed elements.
 func FormatValue(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "nil"
 	case string:
-		return strconv.Quote(x)
+		return trace.Quote(x)
 	case bool:
 		return strconv.FormatBool(x)
 	case int:
@@ -90,11 +93,14 @@ func FormatValue(v any) string {
 func formatList(n int, at func(int) string) string {
 	var b strings.Builder
 	b.WriteByte('[')
-	for i := range n {
+	for i := range min(n, trace.MaxListed) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString(at(i))
+	}
+	if n > trace.MaxListed {
+		fmt.Fprintf(&b, ",... (%d in all)", n)
 	}
 	b.WriteByte(']')
 	return b.String()

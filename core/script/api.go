@@ -32,7 +32,7 @@ var globals = []entry[*runner]{
 	{"print", "(...)", "", "Writes its arguments, tab-separated, as one line to the output. Tables are shown inline, e.g. `{1, 2, kind=\"ELECTION\"}`; a line is cut at 64 KiB.", apiPrint},
 	{"log", "(...)", "", "Like print, and also records a `log` event (with the line) in the current world's trace.", apiLog},
 	{"sweep", "(params, fn)", "list of rows", "Calls fn(p) for every combination of params, a table of name -> list of values (names sorted, the last one varying fastest). Each row is the table fn returned (or an empty one) with the parameters filled in.", apiSweep},
-	{"report", "(rows[, columns])", "", "Prints rows (a list of tables) as an aligned text table with the given columns (default: the first row's keys in order). Numbers are right-aligned.", apiReport},
+	{"report", "(rows[, columns])", "", "Prints rows (a list of tables) as an aligned text table with the given columns (default: the first row's keys in order). Numbers are right-aligned; a cell longer than 200 bytes is cut.", apiReport},
 }
 
 // values are the non-function globals.
@@ -118,6 +118,9 @@ func (r *runner) guard(w *world, body func() int) int {
 		}()
 		return body()
 	}()
+	if w != nil && r.fatal == nil {
+		w.paceMemory()
+	}
 	if r.fatal != nil {
 		r.raiseFatal()
 	}
@@ -137,8 +140,31 @@ func (r *runner) current() *world {
 	return r.worlds[len(r.worlds)-1]
 }
 
-func (r *runner) write(s string) {
+// write writes s, what print or log (named by what) made, to the output.
+func (r *runner) write(what, s string) {
+	r.countOutput(what, len(s))
 	io.WriteString(r.out, s)
+}
+
+// maxOutput bounds a run's output: what print, log and report write, and
+// the expect messages, which dsim check prints and a trace repeats. A host
+// may keep the output in memory, where it counts against the memory
+// budget, so a run may write a quarter of its budget at most. Counted in
+// bytes, the limit stops a script at the same call on every platform.
+const maxOutput = 16 << 20
+
+func (r *runner) outputLimit() uint64 { return min(maxOutput, r.memoryBudget()/4) }
+
+// countOutput counts n more bytes of output, made by what, before they are
+// written; a script that would write more than the limit stops there, with
+// everything before it written. The bytes also pace the memory guard, as
+// the strings a script builds do.
+func (r *runner) countOutput(what string, n int) {
+	if r.output += uint64(n); r.output > r.outputLimit() {
+		r.fail(r.errorHere(fmt.Sprintf("output limit of %s reached: %s would take the run's output (print, log, report and expect messages) to %d bytes", formatBytes(r.outputLimit()), what, r.output)))
+		r.raiseFatal()
+	}
+	r.budget.Alloc(r.L, n)
 }
 
 // joined renders print's and log's arguments.
@@ -150,10 +176,7 @@ func (r *runner) joined(L *lua.LState) string {
 		}
 		r.show(&b, L.Get(i), 0)
 	}
-	if b.Len() > maxShow {
-		return b.String()[:maxShow] + "..."
-	}
-	return b.String()
+	return trace.Truncate(b.String(), maxShow)
 }
 
 func apiWorld(r *runner, L *lua.LState) int {
@@ -181,9 +204,8 @@ func apiExpect(r *runner, L *lua.LState) int {
 	if msg := L.Get(2); msg != lua.LNil {
 		c.Text = r.tostring(msg)
 	}
-	if len(c.Text) > maxShow { // cut as log cuts its text (see joined)
-		c.Text = c.Text[:maxShow] + "..."
-	}
+	c.Text = trace.Truncate(c.Text, maxShow) // cut as log cuts its text (see joined)
+	r.countOutput("expect", len(c.Text))
 	i := len(r.checks)
 	r.checks = append(r.checks, c)
 	if w := r.current(); w != nil {
@@ -200,20 +222,20 @@ func apiAssert(r *runner, L *lua.LState) int {
 		return L.GetTop()
 	}
 	if msg := L.Get(2); msg != lua.LNil {
-		raise(L, "assertion failed: %s", r.tostring(msg))
+		raise(L, "assertion failed: %s", trace.Truncate(r.tostring(msg), maxErrorMsg))
 	}
 	raise(L, "assertion failed")
 	return 0
 }
 
 func apiPrint(r *runner, L *lua.LState) int {
-	r.write(r.joined(L) + "\n")
+	r.write("print", r.joined(L)+"\n")
 	return 0
 }
 
 func apiLog(r *runner, L *lua.LState) int {
 	text := r.joined(L)
-	r.write(text + "\n")
+	r.write("log", text+"\n")
 	if w := r.current(); w != nil {
 		w.emit(trace.Event{Type: trace.Log, Node: trace.NoNode, Text: text, Line: r.currentLine(L, 0)})
 	}
@@ -235,7 +257,7 @@ func apiSweep(r *runner, L *lua.LState) int {
 			err = fmt.Errorf("no values")
 		}
 		if err != nil {
-			raise(L, "sweep: params.%s: %v", k, err)
+			raise(L, "sweep: params.%s: %v", trace.Truncate(k, trace.MaxQuoted), err)
 		}
 	}
 	rows := L.NewTable()
@@ -307,8 +329,16 @@ func apiReport(r *runner, L *lua.LState) int {
 			}
 		})
 	}
-	cells := [][]string{cols}
+	header := make([]string, len(cols))
+	for c, name := range cols {
+		header[c] = trace.Truncate(name, maxCell)
+	}
+	cells := [][]string{header}
 	right := make([]bool, len(cols))
+	// least is the table's size so far without padding, the least it will
+	// take: the cells of a table far over the output limit are not all
+	// built before it is refused.
+	least := 0
 	for i, rv := range rows {
 		row, ok := rv.(*lua.LTable)
 		if !ok {
@@ -327,25 +357,64 @@ func apiReport(r *runner, L *lua.LState) int {
 					line[c] = strconv.FormatFloat(float64(x), 'g', 4, 64)
 				}
 			default:
-				line[c] = r.tostring(v)
+				line[c] = trace.Truncate(r.tostring(v), maxCell)
 			}
+			least += len(line[c])
+		}
+		if len(cols) > 0 {
+			least += 2*len(cols) - 1 // the separators and the newline
+		}
+		if r.output+uint64(least) > r.outputLimit() {
+			r.countOutput("report", least)
 		}
 		cells = append(cells, line)
 	}
-	r.write(formatTable(cells, right))
+	width := columnWidths(cells)
+	// Counted before it is built, at its padded size: every line is
+	// padded to the widest cells, so a few long cells in many rows make a
+	// big table.
+	r.countOutput("report", tableBytes(width, len(cells)))
+	io.WriteString(r.out, formatTable(cells, right, width))
 	return 0
 }
 
-// formatTable aligns cells (the first row is the header) under a rule.
-func formatTable(cells [][]string, right []bool) string {
-	if len(cells[0]) == 0 {
-		return ""
-	}
+// maxCell is the widest cell report prints: a longer value is cut, with
+// "...", so that one long value does not pad every row of its column.
+const maxCell = 200
+
+// columnWidths is the width of each column of cells: its widest cell.
+func columnWidths(cells [][]string) []int {
 	width := make([]int, len(cells[0]))
 	for _, row := range cells {
 		for c, s := range row {
 			width[c] = max(width[c], len(s))
 		}
+	}
+	return width
+}
+
+// tableBytes is the size of a table of lines lines (the header among
+// them) in columns of these widths, at most: formatTable adds the rule
+// under the header and does not pad the last column.
+func tableBytes(width []int, lines int) int {
+	if len(width) == 0 {
+		return 0 // formatTable prints nothing
+	}
+	line := 1 // the newline
+	for c, w := range width {
+		if c > 0 {
+			line += 2
+		}
+		line += w
+	}
+	return line * (lines + 1)
+}
+
+// formatTable aligns cells (the first row is the header) in columns of
+// these widths, under a rule.
+func formatTable(cells [][]string, right []bool, width []int) string {
+	if len(cells[0]) == 0 {
+		return ""
 	}
 	var b strings.Builder
 	for i, row := range cells {

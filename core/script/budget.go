@@ -62,12 +62,16 @@ const (
 // instructions, a callback from Go (a hook, a scheduled function, a when
 // predicate, with the event it is given) as 100, a recorded event scanned
 // by w:count or w:events as 2, a pattern-matching step as one (half of one
-// natively, one under Node).
+// natively, one under Node), and bytesPerCost bytes compared, copied or
+// scanned by a library call or an instruction on long strings and big
+// tables (`s < t`, `..`, rep, find, table.insert at the front) as one
+// (catching an error counts as 6400 bytes, see lua.Limits.Work).
 const (
 	goCallCost   = 20
 	callbackCost = 100
 	scanCost     = 2
 	stepsPerCost = 1
+	bytesPerCost = 64
 )
 
 // budget is the context.Context gopher-lua consults before every VM
@@ -154,7 +158,7 @@ func (b *budget) Err() error { return b.err }
 func (b *budget) Deadline() (time.Time, bool) { return time.Time{}, false }
 func (b *budget) Value(any) any               { return nil }
 
-// MaxString, Alloc, MatchSteps, Spent and GoCall are lua.Limits.
+// MaxString, Alloc, MatchSteps, Spent, GoCall and Work are lua.Limits.
 
 func (b *budget) MaxString() int { return MaxString }
 
@@ -177,6 +181,12 @@ func (b *budget) MatchSteps(*lua.LState) int {
 
 func (b *budget) GoCall(L *lua.LState) {
 	if b.charge(goCallCost, "endless loop?"); b.err != nil {
+		L.RaiseError("%s", b.err.Error())
+	}
+}
+
+func (b *budget) Work(L *lua.LState, bytes int) {
+	if b.charge(int64(bytes/bytesPerCost), "on long strings, big tables or caught errors"); b.err != nil {
 		L.RaiseError("%s", b.err.Error())
 	}
 }

@@ -32,13 +32,13 @@ func worldChecks(spec *algo.Spec, c worldConf) ([]string, error) {
 	}
 	for i, p := range c.checks {
 		if !check.Known(p) {
-			return nil, fmt.Errorf("checks: no checker for %q (known: %s)", p, check.Names())
+			return nil, fmt.Errorf("checks: no checker for %s (known: %s)", trace.Quote(p), check.Names())
 		}
 		if !applies(spec, p) {
-			return nil, fmt.Errorf("checks: %q does not apply to %s, which declares %s", p, spec.Name, declared(spec))
+			return nil, fmt.Errorf("checks: %s does not apply to %s, which declares %s", trace.Quote(p), spec.Name, declared(spec))
 		}
 		if slices.Contains(c.checks[:i], p) {
-			return nil, fmt.Errorf("checks: %q is listed twice", p)
+			return nil, fmt.Errorf("checks: %s is listed twice", trace.Quote(p))
 		}
 	}
 	return c.checks, nil
@@ -69,7 +69,7 @@ func (w *world) verdict(name string) (check.Verdict, error) {
 		return check.Verdict{}, fmt.Errorf("%s declares no property check knows, so nothing watched this world (known: %s)", w.spec.Name, check.Names())
 	}
 	if check.Known(name) && !applies(w.spec, name) {
-		return check.Verdict{}, fmt.Errorf("%q does not apply to %s, which declares %s", name, w.spec.Name, declared(w.spec))
+		return check.Verdict{}, fmt.Errorf("%s does not apply to %s, which declares %s", trace.Quote(name), w.spec.Name, declared(w.spec))
 	}
 	return w.mon.Check(name, int64(w.s.Now()))
 }

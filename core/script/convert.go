@@ -18,25 +18,20 @@ import (
 // Conversions between Lua values and the Go values of the kernel: message
 // fields, state values, command arguments, configuration.
 
-// describe names a Lua value for error messages.
+// describe names a Lua value for error messages: a string quoted, at most
+// trace.MaxQuoted bytes of it (an error names the value, not a megabyte of
+// it).
 func describe(v lua.LValue) string {
 	switch x := v.(type) {
 	case *lua.LNilType:
 		return "nothing"
 	case lua.LString:
-		// An error names the value, not a megabyte of it.
-		if len(x) > maxDescribed {
-			return strconv.Quote(string(x[:maxDescribed])) + fmt.Sprintf("... (%d bytes)", len(x))
-		}
-		return strconv.Quote(string(x))
+		return trace.Quote(string(x))
 	case lua.LNumber, lua.LBool:
 		return x.String()
 	}
 	return "a " + v.Type().String()
 }
-
-// maxDescribed is how much of a string an error message quotes.
-const maxDescribed = 80
 
 // each calls fn for every entry of t in the order pairs() visits them:
 // the array part, then the other keys in insertion order. (LTable.ForEach
@@ -292,10 +287,10 @@ func (r *runner) buildMessage(proto sim.Message, fields map[string]lua.LValue) (
 		}
 		f, ok := r.field(typ, k)
 		if !ok {
-			return nil, fmt.Errorf("message %s has no field %q (fields: %s)", proto.Kind(), k, r.fieldNames(typ))
+			return nil, fmt.Errorf("message %s has no field %s (fields: %s)", proto.Kind(), trace.Quote(k), r.fieldNames(typ))
 		}
 		if err := r.setValue(v.Field(f.Index), fields[k]); err != nil {
-			return nil, fmt.Errorf("message %s field %q: %v", proto.Kind(), k, err)
+			return nil, fmt.Errorf("message %s field %s: %v", proto.Kind(), trace.Quote(k), err)
 		}
 	}
 	complete(v, nil)
@@ -509,6 +504,7 @@ func (r *runner) set(dst reflect.Value, v lua.LValue, depth int) error {
 			return err
 		}
 		if dst.Kind() == reflect.Slice {
+			r.converted(len(list), elementCost, dst.Type().Elem())
 			dst.Set(reflect.MakeSlice(dst.Type(), len(list), len(list)))
 		} else if len(list) != dst.Len() {
 			return fmt.Errorf("want a list of %d, got %d elements", dst.Len(), len(list))
@@ -526,10 +522,10 @@ func (r *runner) set(dst reflect.Value, v lua.LValue, depth int) error {
 		for _, k := range keys {
 			f, ok := r.field(dst.Type(), k)
 			if !ok {
-				return fmt.Errorf("no field %q (fields: %s)", k, r.fieldNames(dst.Type()))
+				return fmt.Errorf("no field %s (fields: %s)", trace.Quote(k), r.fieldNames(dst.Type()))
 			}
 			if err := r.set(dst.Field(f.Index), t.RawGetString(k), depth+1); err != nil {
-				return fmt.Errorf("field %q: %v", k, err)
+				return fmt.Errorf("field %s: %v", trace.Quote(k), err)
 			}
 		}
 	case reflect.Map:
@@ -561,7 +557,9 @@ func (r *runner) setMap(dst reflect.Value, v lua.LValue, depth int) error {
 		return fmt.Errorf("want a table {[key]=value, ...}, got %s", describe(v))
 	}
 	kt, et := dst.Type().Key(), dst.Type().Elem()
-	m := reflect.MakeMap(dst.Type())
+	m := reflect.MakeMapWithSize(dst.Type(), t.Len())
+	// One key and one element, zeroed for each entry: the map copies them.
+	k, e := reflect.New(kt).Elem(), reflect.New(et).Elem()
 	var err error
 	each(t, func(lk, lv lua.LValue) {
 		if err != nil {
@@ -573,27 +571,55 @@ func (r *runner) setMap(dst reflect.Value, v lua.LValue, depth int) error {
 				key = lua.LNumber(n)
 			}
 		}
-		k := reflect.New(kt).Elem()
+		k.SetZero()
 		if kerr := r.set(k, key, depth+1); kerr != nil {
 			err = fmt.Errorf("key %s: %v", describe(lk), kerr)
 			return
 		}
-		if m.MapIndex(k).IsValid() {
-			err = fmt.Errorf("key %s is given twice", describe(lk))
-			return
-		}
-		e := reflect.New(et).Elem()
+		e.SetZero()
 		if eerr := r.set(e, lv, depth+1); eerr != nil {
 			err = fmt.Errorf("element [%s]: %v", describe(lk), eerr)
 			return
 		}
-		m.SetMapIndex(k, e)
+		// A key met before (1 and "1") replaces its entry: the map does
+		// not grow.
+		n := m.Len()
+		if m.SetMapIndex(k, e); m.Len() == n {
+			err = fmt.Errorf("key %s is given twice", describe(lk))
+		}
 	})
 	if err != nil {
 		return err
 	}
+	r.converted(m.Len(), entryCost, kt, et)
 	dst.Set(m)
 	return nil
+}
+
+// What converting a script's values to Go costs, in instructions (see
+// budget.go for the others): an element of a list made a Go value about 4
+// Lua instructions' time, an entry of a map 20 (reflection, and the map
+// growing).
+const (
+	elementCost = 4
+	entryCost   = 20
+)
+
+// converted counts n elements of the given types built from a script's
+// values for a message: their cost in instructions, and their bytes as
+// allocated, so that the memory guard looks as often as it does when a
+// script builds strings. A message is one pending event whatever its lists
+// and maps hold, and a loop injecting megabytes each would outrun a guard
+// paced by events alone.
+func (r *runner) converted(n int, cost int64, types ...reflect.Type) {
+	size := 0
+	for _, t := range types {
+		size += int(t.Size())
+	}
+	if r.budget.charge(cost*int64(n), "converting tables"); r.fatal != nil {
+		r.raiseFatal()
+	}
+	r.budget.Alloc(r.L, n*size)
 }
 
 func isIntKind(k reflect.Kind) bool {

@@ -63,7 +63,7 @@ func apiIntervene(r *runner, L *lua.LState) int {
 			}
 			iv.a, iv.b = ids[0], ids[1]
 		default:
-			raise(L, "%s: unknown key %q (known: world, t, crash, recover, cut)", fn, k)
+			raise(L, "%s: unknown key %s (known: world, t, crash, recover, cut)", fn, trace.Quote(k))
 		}
 	}
 	if iv.what == "" {

@@ -166,7 +166,7 @@ func settings(L *lua.LState, n int, method string, known ...string) (*lua.LTable
 			found = found || k == kn
 		}
 		if !found {
-			raise(L, "%s: unknown key %q (known: %s)", method, k, strings.Join(known, ", "))
+			raise(L, "%s: unknown key %s (known: %s)", method, trace.Quote(k), strings.Join(known, ", "))
 		}
 	}
 	return t, keys
@@ -204,7 +204,7 @@ func wOn(w *world, L *lua.LState) int {
 	name := arg(L, 2, "w:on", "type", toString)
 	typ, ok := parseType(name, true)
 	if !ok {
-		raise(L, "w:on: unknown event type %q (known: %s, or \"*\" for all)", name, typeList())
+		raise(L, "w:on: unknown event type %s (known: %s, or \"*\" for all)", trace.Quote(name), typeList())
 	}
 	w.hooks = append(w.hooks, hook{typ, arg(L, 3, "w:on", "fn", toFunction)})
 	w.hooked |= 1 << typ
@@ -331,8 +331,13 @@ func wPartition(w *world, L *lua.LState) int {
 		raise(L, "w:partition: give at least one group, e.g. w:partition({1, 2}, {3, 4})")
 	}
 	groups := make([][]sim.NodeID, L.GetTop()-1)
+	work := len(w.s.IDs()) // the kernel regroups every process
 	for i := range groups {
 		groups[i] = arg(L, i+2, "w:partition", fmt.Sprintf("group %d", i+1), toIDs)
+		work += len(groups[i])
+	}
+	if w.r.budget.charge(elementCost*int64(work), "in w:partition"); w.r.fatal != nil {
+		return 0 // the guard raises it
 	}
 	w.check(L, "w:partition", w.split(w.s.Partition(groups), w.r.currentLine(L, 0), "the network is partitioned"))
 	return 0
@@ -457,13 +462,13 @@ func wInject(w *world, L *lua.LState) int {
 			}
 			for _, mk := range mkeys {
 				if _, dup := msg[mk]; dup {
-					raise(L, "w:inject: field %q is given twice", mk)
+					raise(L, "w:inject: field %s is given twice", trace.Quote(mk))
 				}
 				msg[mk] = mt.RawGetString(mk)
 			}
 		default:
 			if _, dup := msg[k]; dup {
-				raise(L, "w:inject: field %q is given twice", k)
+				raise(L, "w:inject: field %s is given twice", trace.Quote(k))
 			}
 			msg[k] = v
 		}
@@ -483,7 +488,7 @@ func wInject(w *world, L *lua.LState) int {
 	}
 	if proto == nil {
 		sort.Strings(kinds)
-		raise(L, "w:inject: %s has no message kind %q (kinds: %s)", w.spec.Name, kind, strings.Join(kinds, ", "))
+		raise(L, "w:inject: %s has no message kind %s (kinds: %s)", w.spec.Name, trace.Quote(kind), strings.Join(kinds, ", "))
 	}
 	m, err := w.r.buildMessage(proto, msg)
 	if err != nil {
@@ -509,7 +514,7 @@ func (w *world) command(L *lua.LState, method string, id sim.NodeID, n int) {
 		found = found || c.Name == name
 	}
 	if !found {
-		raise(L, "%s: %s has no command %q (commands: %s)", method, w.spec.Name, name, strings.Join(known, ", "))
+		raise(L, "%s: %s has no command %s (commands: %s)", method, w.spec.Name, trace.Quote(name), strings.Join(known, ", "))
 	}
 	args := sim.Args{}
 	if v := L.Get(n + 2); v != lua.LNil {
@@ -519,7 +524,7 @@ func (w *world) command(L *lua.LState, method string, id sim.NodeID, n int) {
 		}
 		for _, k := range keys {
 			if args[k], err = plainValue(t.RawGetString(k)); err != nil {
-				raise(L, "%s: args.%s: %v", method, k, err)
+				raise(L, "%s: args.%s: %v", method, trace.Truncate(k, trace.MaxQuoted), err)
 			}
 		}
 	}
@@ -646,7 +651,7 @@ func (w *world) filter(L *lua.LState, method string) func(*trace.Event) bool {
 			name := get(L, v, method, k, toString)
 			var ok bool
 			if typ, ok = parseType(name, false); !ok {
-				raise(L, "%s: unknown event type %q (known: %s)", method, name, typeList())
+				raise(L, "%s: unknown event type %s (known: %s)", method, trace.Quote(name), typeList())
 			}
 		case "kind":
 			s := get(L, v, method, k, toString)

@@ -187,11 +187,15 @@ func (r *runner) show(b *strings.Builder, v lua.LValue, depth int) {
 	}
 	t, ok := v.(*lua.LTable)
 	if !ok || r.L.GetMetaField(v, "__tostring") != lua.LNil {
+		// Only what fits is written (quoted): joined cuts the rest, and
+		// printing a 16 MiB string copied (and quoted) all of it.
+		room := maxShow + 1 - b.Len()
 		if s, isStr := v.(lua.LString); isStr && depth > 0 {
-			b.WriteString(strconv.Quote(string(s)))
+			b.WriteString(strconv.Quote(string(s[:min(len(s), room)])))
 			return
 		}
-		b.WriteString(r.tostring(v))
+		s := r.tostring(v)
+		b.WriteString(s[:min(len(s), room)])
 		return
 	}
 	if depth >= 3 {
@@ -201,13 +205,12 @@ func (r *runner) show(b *strings.Builder, v lua.LValue, depth int) {
 	b.WriteByte('{')
 	n := t.Len()
 	i := 0
-	each(t, func(k, val lua.LValue) {
-		i++
-		if i > 50 || b.Len() >= maxShow {
-			if i == 51 {
-				b.WriteString(", ...")
-			}
-			return
+	// The walk stops where the text is cut: printing a table of a million
+	// entries walked them all.
+	for k, val := t.Next(lua.LNil); k != lua.LNil && b.Len() < maxShow; k, val = t.Next(k) {
+		if i++; i > 50 {
+			b.WriteString(", ...")
+			break
 		}
 		if i > 1 {
 			b.WriteString(", ")
@@ -216,7 +219,7 @@ func (r *runner) show(b *strings.Builder, v lua.LValue, depth int) {
 			r.showKey(b, k, depth)
 		}
 		r.show(b, val, depth+1)
-	})
+	}
 	b.WriteByte('}')
 }
 
@@ -313,14 +316,23 @@ func (r *runner) strFormat(L *lua.LState) int {
 		case 'c':
 			b.WriteByte(byte(checkInt64(L, arg))) // as C's (unsigned char)
 		case 'e', 'E', 'f', 'g', 'G':
+			x := float64(L.CheckNumber(arg))
+			if math.IsInf(x, 0) || math.IsNaN(x) { // as C's: inf, -inf, nan
+				text := lua.LNumber(x).String()
+				if c == 'E' || c == 'G' {
+					text = strings.ToUpper(text)
+				}
+				padBytes(&b, "%"+strings.Split(f[start:i], ".")[0], text)
+				break
+			}
 			if !prec { // C's default; Go's %g would print the shortest form
 				spec += ".6"
 			}
-			fmt.Fprintf(&b, spec+string(c), float64(L.CheckNumber(arg)))
+			fmt.Fprintf(&b, spec+string(c), x)
 		case 'q':
 			quoteLua(&b, L.CheckString(arg))
 		case 's':
-			fmt.Fprintf(&b, spec+"s", r.tostring(L.CheckAny(arg)))
+			padBytes(&b, spec, r.tostring(L.CheckAny(arg)))
 		default:
 			L.RaiseError("invalid option '%%%c' to 'format'", c)
 		}
@@ -329,8 +341,31 @@ func (r *runner) strFormat(L *lua.LState) int {
 		}
 	}
 	r.budget.Alloc(L, b.Len())
+	r.budget.Work(L, b.Len())
 	L.Push(lua.LString(b.String()))
 	return 1
+}
+
+// padBytes writes s as C's printf does with spec ("%-5.2" and the like):
+// the precision cuts it to that many bytes, the width pads it with spaces
+// to that many bytes, on the left unless spec has '-'. Go's fmt counts
+// runes, so "é" took one column of a width instead of two.
+func padBytes(b *strings.Builder, spec, s string) {
+	flags := strings.TrimLeft(spec[1:], "-+ #0")
+	width, prec, hasPrec := strings.Cut(flags, ".")
+	if hasPrec {
+		p, _ := strconv.Atoi(prec) // "" is 0, as in C
+		s = s[:min(len(s), p)]
+	}
+	w, _ := strconv.Atoi(width)
+	pad := strings.Repeat(" ", max(w-len(s), 0))
+	if strings.Contains(spec[:len(spec)-len(flags)], "-") {
+		b.WriteString(s)
+		b.WriteString(pad)
+	} else {
+		b.WriteString(pad)
+		b.WriteString(s)
+	}
 }
 
 // skipDigits moves *i past at most two digits; it reports false when there

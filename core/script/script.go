@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -92,18 +93,35 @@ func Run(name string, src []byte, opt Options) (*Result, error) {
 	err := r.exec(src)
 	r.recordChecks()
 	if e, ok := err.(*Error); ok {
-		// error(s) with a long s, or a long string quoted in a message:
-		// an error is one line to read, not megabytes.
-		e.Msg = strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(e.Msg)
-		if len(e.Msg) > maxErrorMsg {
-			e.Msg = e.Msg[:maxErrorMsg] + fmt.Sprintf("... (%d bytes)", len(e.Msg))
-		}
+		e.Msg = errorLine(e.Msg)
 	}
 	return r.result(), err
 }
 
 // maxErrorMsg is the longest error message Run returns.
 const maxErrorMsg = 1000
+
+// errorLine is msg with its line breaks escaped, cut at maxErrorMsg bytes
+// with its escaped length after it: error(s) with a long s is one line to
+// read, not megabytes. Only the part kept is escaped; s may be 16 MiB.
+func errorLine(msg string) string {
+	escaped := len(msg) + strings.Count(msg, "\r") + strings.Count(msg, "\n")
+	var b strings.Builder
+	for i := 0; i < len(msg) && b.Len() <= maxErrorMsg; i++ {
+		switch c := msg[i]; c {
+		case '\r':
+			b.WriteString(`\r`)
+		case '\n':
+			b.WriteString(`\n`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if escaped <= maxErrorMsg {
+		return b.String()
+	}
+	return trace.Prefix(b.String(), maxErrorMsg) + fmt.Sprintf("... (%d bytes)", escaped)
+}
 
 // runner is the state of one Run.
 type runner struct {
@@ -129,6 +147,8 @@ type runner struct {
 	// warnings are every world's, as Result.Warnings.
 	warnings []Warning
 	seen     uint64 // events observed by every world so far, for Options.Progress
+	output   uint64 // bytes of output so far (see countOutput)
+	held     uint64 // the estimates of every world built (see admit)
 
 	// fatal is an error that ends the script whatever it does: an error
 	// escaping a hook or callback, a panic in Go code, the budget or the
@@ -179,7 +199,13 @@ func newRunner(name string, opt Options) *runner {
 	// out, whatever pcall in the script does afterwards.
 	r.budget.onExhaust = func(err error) { r.fail(r.errorHere(err.Error())) }
 	r.handler = r.L.NewFunction(r.onError)
+	// Opening the libraries calls Go functions, which the budget charges
+	// as the script's calls: that work is the host's, and with a budget of
+	// a few instructions it would raise an error outside any protected
+	// call. The script's budget starts after it.
+	r.budget.left = math.MaxInt64
 	r.openSandbox()
+	r.budget.left = r.budget.limit
 	r.L.SetContext(r.budget)
 	return r
 }
@@ -413,6 +439,16 @@ func tooDeep(chunk []ast.Stmt) int {
 			if t := v.Type(); t.Implements(stmtType) || t.Implements(exprType) {
 				if depth++; depth > maxNesting {
 					return max(nodeLine(v), 1)
+				}
+			}
+			// An elseif is an if alone in the else of the one before:
+			// a chain of them is flat code, which the compiler
+			// compiles in a loop, and is as deep as its first if.
+			if s, ok := v.Interface().(*ast.IfStmt); ok && len(s.Else) == 1 {
+				if next, ok := s.Else[0].(*ast.IfStmt); ok {
+					stack = append(stack, item{reflect.ValueOf(next), depth - 1},
+						item{reflect.ValueOf(s.Then), depth}, item{reflect.ValueOf(s.Condition), depth})
+					continue
 				}
 			}
 			stack = append(stack, item{v.Elem(), depth})

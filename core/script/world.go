@@ -48,6 +48,12 @@ type world struct {
 	cmdLine  int     // script line of the w:command in progress
 	recorded int     // events recorded since the last memory check
 	warned   uint8   // the breaches of the assumptions warned of, by bit
+	// texts is the bytes of text (log lines, check messages, command
+	// arguments, partitions) recorded since the last memory check.
+	texts int
+	// pending is the world's pending events when the memory guard last
+	// looked, or fewer since (see paceMemory).
+	pending int
 }
 
 type hook struct {
@@ -178,7 +184,7 @@ var worldKeys = []worldKey{
 		}
 		for _, k := range keys {
 			if c.config[k], err = plainValue(t.RawGetString(k)); err != nil {
-				return fmt.Errorf("%q: %v", k, err)
+				return fmt.Errorf("%s: %v", trace.Quote(k), err)
 			}
 		}
 		return nil
@@ -261,14 +267,14 @@ func toDist(v lua.LValue) (sim.Dist, error) {
 	}
 	kind, ok := sim.DistKinds[name]
 	if !ok {
-		return sim.Dist{}, fmt.Errorf("unknown distribution %q (known: %s)", name, distNames())
+		return sim.Dist{}, fmt.Errorf("unknown distribution %s (known: %s)", trace.Quote(name), distNames())
 	}
 	want := 3
 	if kind == sim.Constant {
 		want = 2
 	}
 	if len(list) != want {
-		return sim.Dist{}, fmt.Errorf("distribution %q takes %d numbers, got %d", name, want-1, len(list)-1)
+		return sim.Dist{}, fmt.Errorf("distribution %s takes %d numbers, got %d", trace.Quote(name), want-1, len(list)-1)
 	}
 	d := sim.Dist{Kind: kind}
 	if d.A, err = toNumber(list[1]); err == nil && want == 3 {
@@ -294,7 +300,7 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	for _, k := range keys {
 		key := findKey(k)
 		if key == nil {
-			return nil, fmt.Errorf("unknown key %q (known: %s)", k, worldKeyNames())
+			return nil, fmt.Errorf("unknown key %s (known: %s)", trace.Quote(k), worldKeyNames())
 		}
 		if err := key.set(&c, t.RawGetString(k)); err != nil {
 			return nil, fmt.Errorf("%s: %v", k, err)
@@ -322,7 +328,8 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 			return nil, fmt.Errorf("memory: %v", err)
 		}
 	}
-	if err := r.admit(spec, c); err != nil {
+	estimate, err := r.admit(spec, c)
+	if err != nil {
 		return nil, err
 	}
 	seed := r.opt.Seed
@@ -400,6 +407,10 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	// traced world records the warning.
 	w.checkLink(c.link, w.line, "the links")
 	r.worlds = append(r.worlds, w)
+	r.held = addSat(r.held, estimate)
+	// The guard looks at once: the world was built in Go, with no Lua
+	// instruction to count.
+	r.budget.checkMemory()
 	return w, nil
 }
 
@@ -437,8 +448,12 @@ func (w *world) onEvent(e *trace.Event) {
 	}
 	if w.rec != nil {
 		w.rec.Append(e)
-		if w.recorded++; w.recorded >= eventsPerMemoryCheck {
-			w.recorded = 0
+		// Every so many events, or so many bytes of the texts a script
+		// puts in events (a log line holds up to 64 KiB), the guard looks.
+		w.recorded++
+		w.texts += len(e.Text)
+		if w.recorded >= eventsPerMemoryCheck || w.texts >= allocEvery {
+			w.recorded, w.texts = 0, 0
 			if w.r.budget.checkMemory(); w.r.fatal != nil {
 				w.s.Stop()
 			}
@@ -632,20 +647,29 @@ func LargestN(spec *algo.Spec, budget uint64, traced bool) int {
 	return largestN(budget, func(n int) footprint { return defaultFootprint(spec, n, traced) })
 }
 
-// admit refuses a world that would not fit the run's memory budget, before
-// anything of it is built: a world too large for the memory must end the
-// script with an error, never the process.
-func (r *runner) admit(spec *algo.Spec, c worldConf) error {
+// admit refuses a world that would not fit the run's memory budget beside
+// the worlds built before it, before anything of it is built: a world too
+// large for the memory must end the script with an error, never the
+// process. It returns the world's estimate.
+//
+// Every world is held until the script ends (its trace and header are in
+// the results, and Lua may still reach it), so the worlds a loop builds add
+// up: the estimates of those built before count against the budget too.
+func (r *runner) admit(spec *algo.Spec, c worldConf) (uint64, error) {
 	n := worldN(c)
 	if n <= 0 || n > topo.MaxN {
-		return nil // topo.Build says what is wrong
+		return 0, nil // topo.Build says what is wrong
 	}
 	traced := c.trace && !r.opt.NoTrace
 	shape := func(n int) footprint { return footprintOf(spec, c, n, traced) }
 	f := shape(n)
 	need, budget := f.bytes(), r.memoryBudget()
+	if addSat(need, r.held) <= budget {
+		return need, nil
+	}
 	if need <= budget {
-		return nil
+		return 0, fmt.Errorf("%s with n = %d needs about %s, and the %d worlds built before it hold about %s: together more than the memory budget of %s (every world is kept until the script ends)",
+			spec.Name, n, formatBytes(need), len(r.worlds), formatBytes(r.held), formatBytes(budget))
 	}
 	msg := fmt.Sprintf("%s with n = %d needs about %s (about %s per process), more than the memory budget of %s; ",
 		spec.Name, n, formatBytes(need), formatBytes(need/uint64(n)), formatBytes(budget))
@@ -657,7 +681,23 @@ func (r *runner) admit(spec *algo.Spec, c worldConf) error {
 	if traced && footprintOf(spec, c, n, false).bytes() <= budget {
 		msg += " (with trace = false, n = " + fmt.Sprint(n) + " fits)"
 	}
-	return fmt.Errorf("%s", msg)
+	return 0, fmt.Errorf("%s", msg)
+}
+
+// paceMemory has the memory guard look at the heap when the world's pending
+// events grew by eventsPerMemoryCheck since it last looked. A command, a
+// crash or an injection schedules events in Go, with no Lua instruction to
+// count: a request of Ricart-Agrawala is a message to every other process,
+// so a loop of a few instructions commanding thousands of processes would
+// queue gigabytes between two looks.
+func (w *world) paceMemory() {
+	switch p := w.s.Pending(); {
+	case p >= w.pending+eventsPerMemoryCheck:
+		w.pending = p
+		w.r.budget.checkMemory()
+	case p < w.pending:
+		w.pending = p // growth counts from the lowest point
+	}
 }
 
 // worldN is the number of processes sim.world{...} asks for: n, the ids

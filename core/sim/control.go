@@ -111,15 +111,16 @@ func (s *Sim) Partition(groups [][]NodeID) error {
 	return nil
 }
 
+// formatGroups renders a partition for its event, in at most
+// trace.MaxText bytes.
 func formatGroups(groups [][]NodeID) string {
-	out := ""
-	for i, g := range groups {
-		if i > 0 {
-			out += " | "
+	var t trace.Text
+	for _, g := range groups {
+		if !t.Add(" | ", formatValue(g)) {
+			break
 		}
-		out += formatValue(g)
 	}
-	return out
+	return t.String()
 }
 
 // Cut disconnects the link between a and b, both ways.

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"dsim/core/sim"
+	"dsim/core/trace"
 )
 
 // Kinds lists the topology names, with what each one is.
@@ -57,7 +58,7 @@ func Build(s Spec) (Graph, error) {
 		s.Kind = "complete"
 	}
 	if !known(s.Kind) {
-		return Graph{}, fmt.Errorf("unknown topology %q (known: %s)", s.Kind, kindNames())
+		return Graph{}, fmt.Errorf("unknown topology %s (known: %s)", trace.Quote(s.Kind), kindNames())
 	}
 	if s.Kind == "edges" {
 		return buildEdges(s)

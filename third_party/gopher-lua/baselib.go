@@ -225,7 +225,8 @@ func baseNext(L *LState) int {
 	if L.GetTop() >= 2 {
 		index = L.Get(2)
 	}
-	key, value := tb.Next(index)
+	key, value, skipped := tb.next(index)
+	L.work(skipped * ValueBytes) // dsim: see LTable.next
 	if key == LNil {
 		L.Push(LNil)
 		return 1
@@ -266,6 +267,11 @@ func reraisePanic(err error) {
 	}
 }
 
+// dsim: caughtErrorWork is the work of catching an error, besides the
+// calls (see Limits.Work): Go's panic and recover unwind its stack, which
+// takes as long as some 100 instructions.
+const caughtErrorWork = 100 * ValueBytes
+
 func basePCall(L *LState) int {
 	L.CheckAny(1)
 	v := L.Get(1)
@@ -275,8 +281,9 @@ func basePCall(L *LState) int {
 		return 2
 	}
 	nargs := L.GetTop() - 1
-	if err := L.PCall(nargs, MultRet, nil); err != nil {
+	if err := L.pcall(nargs, MultRet, nil, false); err != nil { // dsim: no traceback
 		reraisePanic(err)
+		L.work(caughtErrorWork)
 		L.Push(LFalse)
 		if aerr, ok := err.(*ApiError); ok {
 			L.Push(aerr.Object)
@@ -468,6 +475,7 @@ func baseUnpack(L *LState) int {
 	if uint(end-start) >= maxUnpack {
 		L.RaiseError("too many results to unpack")
 	}
+	L.work((end - start + 1) * ValueBytes) // dsim: the values pushed
 	for i := start; i <= end; i++ {
 		L.Push(tb.RawGetInt(i))
 	}
@@ -480,8 +488,9 @@ func baseXPCall(L *LState) int {
 
 	top := L.GetTop()
 	L.Push(fn)
-	if err := L.PCall(0, MultRet, errfunc); err != nil {
+	if err := L.pcall(0, MultRet, errfunc, false); err != nil { // dsim: no traceback
 		reraisePanic(err)
+		L.work(caughtErrorWork)
 		L.Push(LFalse)
 		if aerr, ok := err.(*ApiError); ok {
 			L.Push(aerr.Object)

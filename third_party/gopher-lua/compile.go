@@ -175,7 +175,26 @@ type codeStore struct { // {{{
 	codes []uint32
 	lines []int
 	pc    int
+	// dsim: labels holds the label each OP_JMP jumps to, by pc, until the
+	// last pass turns labels into offsets. Upstream kept the label's id
+	// in the jump's sBx, which holds ±131071: in a function with more
+	// labels (a few per and, or, if, while) jumps went to wrong labels.
+	labels map[int]int
 }
+
+// dsim: AddJmp adds a jump to label (see labels).
+func (cd *codeStore) AddJmp(label int, line int) {
+	cd.Add(opCreateASbx(OP_JMP, 0, 0), line)
+	if cd.labels == nil {
+		cd.labels = map[int]int{}
+	}
+	cd.labels[cd.pc-1] = label
+}
+
+// dsim: JmpLabel is the label of the jump at pc; SetJmpLabel changes it.
+func (cd *codeStore) JmpLabel(pc int) int { return cd.labels[pc] }
+
+func (cd *codeStore) SetJmpLabel(pc int, label int) { cd.labels[pc] = label }
 
 func (cd *codeStore) Add(inst uint32, line int) {
 	if l := len(cd.codes); l <= 0 || cd.pc == l {
@@ -415,7 +434,7 @@ type funcContext struct {
 func newFuncContext(sourcename string, parent *funcContext) *funcContext {
 	fc := &funcContext{
 		Proto:           newFunctionProto(sourcename),
-		Code:            &codeStore{make([]uint32, 0, 1024), make([]int, 0, 1024), 0},
+		Code:            &codeStore{codes: make([]uint32, 0, 1024), lines: make([]int, 0, 1024)},
 		Parent:          parent,
 		Upvalues:        newVarNamePool(0),
 		Block:           newCodeBlock(newVarNamePool(0), labelNoJump, nil, nil, 0),
@@ -460,7 +479,7 @@ func (fc *funcContext) ResolveGoto(from, to *gotoLabelDesc, index int) {
 		varName := fc.Block.LocalVars.Names()[len(fc.Block.LocalVars.Names())-1]
 		raiseCompileError(fc, to.Line+1, "<goto %s> at line %d jumps into the scope of local '%s'", to.Name, from.Line, varName)
 	}
-	fc.Code.SetSbx(from.Pc, to.Id)
+	fc.Code.SetJmpLabel(from.Pc, to.Id)
 	delete(fc.unresolvedGotos, index)
 }
 
@@ -915,23 +934,33 @@ func compileReturnStmt(context *funcContext, stmt *ast.ReturnStmt) { // {{{
 	context.Code.AddABC(OP_RETURN, a, count, 0, sline(stmt))
 } // }}}
 
+// dsim: compileIfStmt compiles an elseif chain (an else block holding only
+// an if, which elseif is in the tree) in a loop, every branch jumping to
+// one end: upstream recursed once per elseif. Such an else block declares
+// no locals and no labels, so it needs no block of its own.
 func compileIfStmt(context *funcContext, stmt *ast.IfStmt) { // {{{
-	thenlabel := context.NewLabel()
-	elselabel := context.NewLabel()
 	endlabel := context.NewLabel()
+	for {
+		thenlabel := context.NewLabel()
+		elselabel := context.NewLabel()
 
-	compileBranchCondition(context, context.RegTop(), stmt.Condition, thenlabel, elselabel, false)
-	context.SetLabelPc(thenlabel, context.Code.LastPC())
-	compileBlock(context, stmt.Then)
-	if len(stmt.Else) > 0 {
-		context.Code.AddASbx(OP_JMP, 0, endlabel, sline(stmt))
-	}
-	context.SetLabelPc(elselabel, context.Code.LastPC())
-	if len(stmt.Else) > 0 {
+		compileBranchCondition(context, context.RegTop(), stmt.Condition, thenlabel, elselabel, false)
+		context.SetLabelPc(thenlabel, context.Code.LastPC())
+		compileBlock(context, stmt.Then)
+		if len(stmt.Else) > 0 {
+			context.Code.AddJmp(endlabel, sline(stmt))
+		}
+		context.SetLabelPc(elselabel, context.Code.LastPC())
+		if len(stmt.Else) == 1 {
+			if next, ok := stmt.Else[0].(*ast.IfStmt); ok {
+				stmt = next
+				continue
+			}
+		}
 		compileBlock(context, stmt.Else)
-		context.SetLabelPc(endlabel, context.Code.LastPC())
+		break
 	}
-
+	context.SetLabelPc(endlabel, context.Code.LastPC())
 } // }}}
 
 func compileBranchCondition(context *funcContext, reg int, expr ast.Expr, thenlabel, elselabel int, hasnextcond bool) { // {{{
@@ -947,7 +976,7 @@ func compileBranchCondition(context *funcContext, reg int, expr ast.Expr, thenla
 	switch ex := expr.(type) {
 	case *ast.FalseExpr, *ast.NilExpr:
 		if !hasnextcond {
-			code.AddASbx(OP_JMP, 0, elselabel, sline(expr))
+			code.AddJmp(elselabel, sline(expr))
 			return
 		}
 	case *ast.TrueExpr, *ast.NumberExpr, *ast.StringExpr:
@@ -979,7 +1008,7 @@ func compileBranchCondition(context *funcContext, reg int, expr ast.Expr, thenla
 	a := reg
 	compileExprWithMVPropagation(context, expr, &reg, &a)
 	code.AddABC(OP_TEST, a, 0, 0^flip, sline(expr))
-	code.AddASbx(OP_JMP, 0, jumplabel, sline(expr))
+	code.AddJmp(jumplabel, sline(expr))
 } // }}}
 
 func compileWhileStmt(context *funcContext, stmt *ast.WhileStmt) { // {{{
@@ -993,7 +1022,7 @@ func compileWhileStmt(context *funcContext, stmt *ast.WhileStmt) { // {{{
 	context.EnterBlock(elselabel, stmt)
 	compileChunk(context, stmt.Stmts, false)
 	context.CloseUpvalues()
-	context.Code.AddASbx(OP_JMP, 0, condlabel, eline(stmt))
+	context.Code.AddJmp(condlabel, eline(stmt))
 	context.LeaveBlock()
 	context.SetLabelPc(elselabel, context.Code.LastPC())
 } // }}}
@@ -1014,10 +1043,10 @@ func compileRepeatStmt(context *funcContext, stmt *ast.RepeatStmt) { // {{{
 
 	if n > -1 {
 		label := context.NewLabel()
-		context.Code.AddASbx(OP_JMP, 0, label, eline(stmt))
+		context.Code.AddJmp(label, eline(stmt))
 		context.SetLabelPc(elselabel, context.Code.LastPC())
 		context.Code.AddABC(OP_CLOSE, n, 0, 0, eline(stmt))
-		context.Code.AddASbx(OP_JMP, 0, initlabel, eline(stmt))
+		context.Code.AddJmp(initlabel, eline(stmt))
 		context.SetLabelPc(label, context.Code.LastPC())
 	}
 
@@ -1029,7 +1058,7 @@ func compileBreakStmt(context *funcContext, stmt *ast.BreakStmt) { // {{{
 			if block.RefUpvalue {
 				context.Code.AddABC(OP_CLOSE, block.Parent.LocalVars.LastIndex(), 0, 0, sline(stmt))
 			}
-			context.Code.AddASbx(OP_JMP, 0, label, sline(stmt))
+			context.Code.AddJmp(label, sline(stmt))
 			return
 		}
 	}
@@ -1087,6 +1116,9 @@ func compileNumberForStmt(context *funcContext, stmt *ast.NumberForStmt) { // {{
 	context.LeaveBlock()
 
 	flpc := code.LastPC()
+	if flpc-bodypc >= opMaxArgSbx { // dsim: the FORLOOP jumps back, and sBx fits no more
+		raiseCompileError(context, sline(stmt), "control structure too long")
+	}
 	code.AddASbx(OP_FORLOOP, rindex, bodypc-(flpc+1), sline(stmt))
 
 	context.SetLabelPc(endlabel, code.LastPC())
@@ -1108,7 +1140,7 @@ func compileGenericForStmt(context *funcContext, stmt *ast.GenericForStmt) { // 
 
 	compileRegAssignment(context, stmt.Names, stmt.Exprs, context.RegTop()-3, 3, sline(stmt))
 
-	code.AddASbx(OP_JMP, 0, fllabel, sline(stmt))
+	code.AddJmp(fllabel, sline(stmt))
 
 	for _, name := range stmt.Names {
 		context.RegisterLocalVar(name)
@@ -1121,7 +1153,7 @@ func compileGenericForStmt(context *funcContext, stmt *ast.GenericForStmt) { // 
 
 	context.SetLabelPc(fllabel, code.LastPC())
 	code.AddABC(OP_TFORLOOP, rgen, 0, nnames, sline(stmt))
-	code.AddASbx(OP_JMP, 0, bodylabel, sline(stmt))
+	code.AddJmp(bodylabel, sline(stmt))
 
 	context.SetLabelPc(endlabel, code.LastPC())
 } // }}}
@@ -1138,7 +1170,7 @@ func compileLabelStmt(context *funcContext, stmt *ast.LabelStmt, isLastStmt bool
 
 func compileGotoStmt(context *funcContext, stmt *ast.GotoStmt) { // {{{
 	context.Code.AddABC(OP_CLOSE, 0, 0, 0, sline(stmt))
-	context.Code.AddASbx(OP_JMP, 0, labelNoJump, sline(stmt))
+	context.Code.AddJmp(labelNoJump, sline(stmt))
 	label := newLabelDesc(-1, stmt.Label, context.Code.LastPC(), sline(stmt), context.BlockLocalVarsCount())
 	context.AddUnresolvedGoto(label)
 	context.FindLabel(context.Block, label, context.gotosCount-1)
@@ -1537,7 +1569,7 @@ func compileRelationalOpExprAux(context *funcContext, reg int, expr *ast.Relatio
 	case "~=":
 		code.AddABC(OP_EQ, 1^flip, b, c, sline(expr))
 	}
-	code.AddASbx(OP_JMP, 0, label, sline(expr))
+	code.AddJmp(label, sline(expr))
 } // }}}
 
 func compileRelationalOpExpr(context *funcContext, reg int, expr *ast.RelationalOpExpr, ec *expcontext) { // {{{
@@ -1574,7 +1606,7 @@ func compileLogicalOpExpr(context *funcContext, reg int, expr *ast.LogicalOpExpr
 	}
 
 	lastinst := code.Last()
-	if opGetOpCode(lastinst) == OP_JMP && opGetArgSbx(lastinst) == endlabel {
+	if opGetOpCode(lastinst) == OP_JMP && code.JmpLabel(code.LastPC()) == endlabel {
 		code.Pop()
 	}
 
@@ -1594,34 +1626,34 @@ func compileLogicalOpExprAux(context *funcContext, reg int, expr ast.Expr, ec *e
 	switch ex := expr.(type) {
 	case *ast.FalseExpr:
 		if elselabel == lb.e {
-			code.AddASbx(OP_JMP, 0, lb.f, sline(expr))
+			code.AddJmp(lb.f, sline(expr))
 			lb.b = true
 		} else {
-			code.AddASbx(OP_JMP, 0, elselabel, sline(expr))
+			code.AddJmp(elselabel, sline(expr))
 		}
 		return
 	case *ast.NilExpr:
 		if elselabel == lb.e {
 			compileExpr(context, reg, expr, ec)
-			code.AddASbx(OP_JMP, 0, lb.e, sline(expr))
+			code.AddJmp(lb.e, sline(expr))
 		} else {
-			code.AddASbx(OP_JMP, 0, elselabel, sline(expr))
+			code.AddJmp(elselabel, sline(expr))
 		}
 		return
 	case *ast.TrueExpr:
 		if thenlabel == lb.e {
-			code.AddASbx(OP_JMP, 0, lb.t, sline(expr))
+			code.AddJmp(lb.t, sline(expr))
 			lb.b = true
 		} else {
-			code.AddASbx(OP_JMP, 0, thenlabel, sline(expr))
+			code.AddJmp(thenlabel, sline(expr))
 		}
 		return
 	case *ast.NumberExpr, *ast.StringExpr:
 		if thenlabel == lb.e {
 			compileExpr(context, reg, expr, ec)
-			code.AddASbx(OP_JMP, 0, lb.e, sline(expr))
+			code.AddJmp(lb.e, sline(expr))
 		} else {
-			code.AddASbx(OP_JMP, 0, thenlabel, sline(expr))
+			code.AddJmp(thenlabel, sline(expr))
 		}
 		return
 	case *ast.LogicalOpExpr:
@@ -1682,7 +1714,7 @@ func compileLogicalOpExprAux(context *funcContext, reg int, expr ast.Expr, ec *e
 			code.AddABC(OP_TESTSET, sreg, a, 0^flip, sline(expr))
 		}
 	}
-	code.AddASbx(OP_JMP, 0, jumplabel, sline(expr))
+	code.AddJmp(jumplabel, sline(expr))
 } // }}}
 
 func compileFuncCallExpr(context *funcContext, reg int, expr *ast.FuncCallExpr, ec *expcontext) int { // {{{
@@ -1818,11 +1850,11 @@ func patchCode(context *funcContext) { // {{{
 		case OP_JMP: // jump to jump optimization
 			distance := 0
 			count := 0 // avoiding infinite loops
-			for jmp := inst; opGetOpCode(jmp) == OP_JMP && count < 5; jmp = context.Code.At(pc + distance + 1) {
-				d := context.GetLabelPc(opGetArgSbx(jmp)) - pc
-				if d > opMaxArgSbx {
+			for jpc := pc; opGetOpCode(context.Code.At(jpc)) == OP_JMP && count < 5; jpc = pc + distance + 1 {
+				d := context.GetLabelPc(context.Code.JmpLabel(jpc)) - pc
+				if d > opMaxArgSbx || d < -opMaxArgSbx { // dsim: either way
 					if distance == 0 {
-						raiseCompileError(context, context.Proto.LineDefined, "too long to jump.")
+						raiseCompileError(context, context.Code.lines[pc], "control structure too long") // dsim: Lua's message, at the jump's line
 					}
 					break
 				}

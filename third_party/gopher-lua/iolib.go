@@ -299,7 +299,7 @@ func fileCloseAux(L *LState, file *lFile) int {
 	}
 
 errreturn:
-	L.RaiseError(err.Error())
+	L.RaiseError("%s", err.Error()) // dsim: no format (go vet)
 	return 0
 }
 
@@ -404,7 +404,7 @@ normalreturn:
 	return L.GetTop() - top
 
 errreturn:
-	L.RaiseError(err.Error())
+	L.RaiseError("%s", err.Error()) // dsim: no format (go vet)
 	//L.Push(LNil)
 	//L.Push(LString(err.Error()))
 	return 2
@@ -475,7 +475,7 @@ func fileLinesIter(L *LState) int {
 			L.Push(LNil)
 			return 1
 		}
-		L.RaiseError(err.Error())
+		L.RaiseError("%s", err.Error()) // dsim: no format (go vet)
 	}
 	L.Push(LString(string(buf)))
 	return 1
@@ -545,7 +545,7 @@ func ioInput(L *LState) int {
 	case LString:
 		file, err := newFile(L, nil, string(lv), os.O_RDONLY, 0600, false, true)
 		if err != nil {
-			L.RaiseError(err.Error())
+			L.RaiseError("%s", err.Error()) // dsim: no format (go vet)
 		}
 		L.Get(UpvalueIndex(1)).(*LTable).RawSetInt(fileDefInIndex, file)
 		L.Push(file)
@@ -591,7 +591,7 @@ func ioLinesIter(L *LState) int {
 			L.Push(LNil)
 			return 1
 		}
-		L.RaiseError(err.Error())
+		L.RaiseError("%s", err.Error()) // dsim: no format (go vet)
 	}
 	L.Push(LString(string(buf)))
 	return 1
@@ -725,7 +725,7 @@ func ioOutput(L *LState) int {
 	case LString:
 		file, err := newFile(L, nil, string(lv), os.O_WRONLY|os.O_CREATE, 0600, true, false)
 		if err != nil {
-			L.RaiseError(err.Error())
+			L.RaiseError("%s", err.Error()) // dsim: no format (go vet)
 		}
 		L.Get(UpvalueIndex(1)).(*LTable).RawSetInt(fileDefOutIndex, file)
 		L.Push(file)

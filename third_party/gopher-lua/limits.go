@@ -24,6 +24,29 @@ type Limits interface {
 	// libraries, pcall), each of which takes as long as tens of VM
 	// instructions; it may raise an error.
 	GoCall(L *LState)
+	// Work is told of Go work that grows with the size of what one
+	// instruction or library call touches, as bytes compared, copied,
+	// scanned or written (a value moved counts as ValueBytes, an error
+	// caught by pcall as 100 values); it may raise an error. Work under
+	// MinWork bytes is not reported.
+	Work(L *LState, bytes int)
+}
+
+// ValueBytes is the work of moving or pushing one value (a table element,
+// an argument, a result), in bytes: it takes about as long as a VM
+// instruction (boxing a number allocates), as long as copying 64 bytes.
+const ValueBytes = 64
+
+// MinWork is the least work reported to Limits.Work: less takes no longer
+// than the instruction or the call itself, which is counted already, and
+// a call per short string compared would slow the VM down.
+const MinWork = 256
+
+// work reports Go work of n bytes (see Limits.Work).
+func (ls *LState) work(n int) {
+	if n >= MinWork && ls.Options.Limits != nil {
+		ls.Options.Limits.Work(ls, n)
+	}
 }
 
 // Pow is the power of the VM's ^ and of its constant folding. Go's
@@ -55,6 +78,7 @@ func (ls *LState) allocString(what string, size int) {
 	if ls.Options.Limits != nil {
 		ls.Options.Limits.Alloc(ls, size)
 	}
+	ls.work(size) // writing it
 }
 
 // matchSteps is the step budget of one pattern-matching call.

@@ -793,38 +793,64 @@ func (ls *LState) where(level int, skipg bool) string {
 	}
 	line := ""
 	if proto != nil {
-		line = fmt.Sprintf("%v:", proto.DbgSourcePositions[cf.Pc-1])
+		line = fmt.Sprintf("%v:", frameLine(cf))
 	}
 	return fmt.Sprintf("%v:%v", sourcename, line)
 }
 
+// dsim: frameLine is the line a Lua function's frame is at. A frame that
+// has run no instruction yet (its call failed while the frame was set up,
+// as when its arguments overflow the stack) is at the function's first
+// line: upstream read the line table at -1, a Go panic.
+func frameLine(cf *callFrame) int {
+	if cf.Pc == 0 {
+		return cf.Fn.Proto.LineDefined
+	}
+	return cf.Fn.Proto.DbgSourcePositions[cf.Pc-1]
+}
+
+// dsim: stackTrace walks the frames once (upstream looked each level up
+// from the top, quadratic in the depth), shows a frame's tail calls as one
+// line, as Lua does (upstream wrote a line per tail call: an endless tail
+// call made gigabytes of them), and formats only the lines it keeps, the
+// first and last 7 of a deep stack. level skips levels as GetStack counts
+// them, a tail call being one.
 func (ls *LState) stackTrace(level int) string {
-	buf := []string{}
-	header := "stack traceback:"
-	if ls.currentFrame != nil {
-		i := 0
-		for dbg, ok := ls.GetStack(i); ok; dbg, ok = ls.GetStack(i) {
-			cf := dbg.frame
-			buf = append(buf, fmt.Sprintf("\t%v in %v", ls.Where(i), ls.formattedFrameFuncName(cf)))
-			if !cf.Fn.IsG && cf.TailCall > 0 {
-				for tc := cf.TailCall; tc > 0; tc-- {
-					buf = append(buf, "\t(tailcall): ?")
-					i++
-				}
+	var levels []*callFrame // nil stands for a frame's tail calls
+	skip := level
+	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
+		if skip--; skip < 0 {
+			levels = append(levels, cf)
+		}
+		if !cf.Fn.IsG && cf.TailCall > 0 {
+			if skip -= cf.TailCall; skip < 0 {
+				levels = append(levels, nil)
 			}
-			i++
 		}
 	}
-	buf = append(buf, fmt.Sprintf("\t%v: %v", "[G]", "?"))
-	buf = buf[intMax(0, intMin(level, len(buf))):len(buf)]
-	if len(buf) > 20 {
-		newbuf := make([]string, 0, 20)
-		newbuf = append(newbuf, buf[0:7]...)
-		newbuf = append(newbuf, "\t...")
-		newbuf = append(newbuf, buf[len(buf)-7:len(buf)]...)
-		buf = newbuf
+	line := func(cf *callFrame) string {
+		if cf == nil {
+			return "\t(...tail calls...)"
+		}
+		where := "[G]:"
+		if proto := cf.Fn.Proto; proto != nil {
+			where = fmt.Sprintf("%v:%v:", proto.SourceName, frameLine(cf))
+		}
+		return fmt.Sprintf("\t%v in %v", where, ls.formattedFrameFuncName(cf))
 	}
-	return fmt.Sprintf("%s\n%s", header, strings.Join(buf, "\n"))
+	buf := []string{}
+	if len(levels)+1 > 20 {
+		for _, cf := range levels[:7] {
+			buf = append(buf, line(cf))
+		}
+		buf = append(buf, "\t...")
+		levels = levels[len(levels)-6:]
+	}
+	for _, cf := range levels {
+		buf = append(buf, line(cf))
+	}
+	buf = append(buf, "\t[G]: ?")
+	return "stack traceback:\n" + strings.Join(buf, "\n")
 }
 
 func (ls *LState) formattedFrameFuncName(fr *callFrame) string {
@@ -1551,8 +1577,7 @@ func (ls *LState) Get(idx int) LValue {
 			}
 			return LNil
 		}
-	}
-	return LNil
+	} // dsim: nothing after it (go vet)
 }
 
 func (ls *LState) Push(value LValue) {
@@ -1735,7 +1760,7 @@ func (ls *LState) RaiseError(format string, args ...interface{}) {
 // This function is equivalent to lua_error( http://www.lua.org/manual/5.1/manual.html#lua_error ).
 func (ls *LState) Error(lv LValue, level int) {
 	if str, ok := lv.(LString); ok {
-		ls.raiseError(level, string(str))
+		ls.raiseError(level, "%s", string(str)) // dsim: no format (go vet)
 	} else {
 		if !ls.hasErrorFunc {
 			ls.closeAllUpvalues()
@@ -2032,6 +2057,13 @@ func (ls *LState) Call(nargs, nret int) {
 const handlerRoom = 64
 
 func (ls *LState) PCall(nargs, nret int, errfunc *LFunction) (err error) {
+	return ls.pcall(nargs, nret, errfunc, true)
+}
+
+// dsim: pcall is PCall, building the error's traceback only when trace is
+// set: Lua's pcall and xpcall drop it, and a loop of caught errors built
+// one per error.
+func (ls *LState) pcall(nargs, nret int, errfunc *LFunction, trace bool) (err error) {
 	err = nil
 	sp := ls.stack.Sp()
 	base := ls.reg.Top() - nargs - 1
@@ -2079,7 +2111,9 @@ func (ls *LState) PCall(nargs, nret int, errfunc *LFunction) (err error) {
 							}
 						} else {
 							err = rcv.(*ApiError)
-							err.(*ApiError).StackTrace = ls.stackTrace(0)
+							if trace {
+								err.(*ApiError).StackTrace = ls.stackTrace(0)
+							}
 						}
 						ls.stack.SetSp(sp)
 						ls.currentFrame = ls.stack.Last()
@@ -2088,7 +2122,7 @@ func (ls *LState) PCall(nargs, nret int, errfunc *LFunction) (err error) {
 				}()
 				ls.Call(1, 1)
 				err = newApiError(ApiErrorError, ls.Get(-1))
-			} else if len(err.(*ApiError).StackTrace) == 0 {
+			} else if trace && len(err.(*ApiError).StackTrace) == 0 {
 				err.(*ApiError).StackTrace = ls.stackTrace(0)
 			}
 			ls.stack.SetSp(sp)

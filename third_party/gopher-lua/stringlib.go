@@ -66,6 +66,7 @@ func strByte(L *LState) int {
 		return 0
 	}
 
+	L.work((end - start) * ValueBytes) // dsim: the values pushed
 	for i := start; i < end; i++ {
 		L.Push(LNumber(str[i]))
 	}
@@ -106,6 +107,7 @@ func strFind(L *LState) int {
 	}
 
 	if plain {
+		L.work(len(str) - init) // dsim: the scan
 		pos := strings.Index(str[init:], pattern)
 		if pos < 0 {
 			L.Push(LNil)
@@ -149,37 +151,127 @@ func strFormat(L *LState) int {
 	return 1
 }
 
+// dsim: strGsub builds the result as it finds the matches, as Lua's does:
+// upstream found them all first, holding a MatchData for each (a gsub on
+// 16 MiB of x held 16M of them), then a replacement for each, then copied.
+// The result's size is checked as it grows, and each match's steps are
+// accounted before a replacement function runs on the same budget.
 func strGsub(L *LState) int {
 	str := L.CheckString(1)
 	pat := L.CheckString(2)
 	L.CheckTypes(3, LTString, LTTable, LTFunction)
 	repl := L.CheckAny(3)
-	limit := L.OptInt(4, -1)
+	limit := L.OptInt(4, len(str)+1) // dsim: as Lua's, at most limit (none if < 1)
 
-	mds, err := L.find(pat, str, 0, limit)
+	p, err := pm.Compile(pat)
 	if err != nil {
 		L.RaiseError("%s", err.Error()) // dsim: the message is no format
 	}
-	if len(mds) == 0 {
+	src := unsafeFastStringToReadOnlyBytes(str)
+	var b strings.Builder
+	write := func(s string) {
+		L.checkString("string.gsub", b.Len()+len(s))
+		b.WriteString(s)
+	}
+	n, copied := 0, 0 // str[copied:] is not in b yet
+	for sp := 0; sp <= len(str) && n < limit; {
+		md, end := L.matchAt(p, src, sp)
+		if md != nil {
+			n++
+			if r, ok := gsubReplacement(L, str, repl, md); ok {
+				write(str[copied:sp])
+				write(r)
+				copied = end
+			}
+		}
+		if md != nil && end > sp {
+			sp = end
+		} else {
+			sp++
+		}
+		if p.Anchored {
+			break
+		}
+	}
+	if n == 0 {
 		L.SetTop(1)
 		L.Push(LNumber(0))
 		return 2
 	}
-	switch lv := repl.(type) {
-	case LString:
-		L.Push(LString(strGsubStr(L, str, string(lv), mds)))
-	case *LTable:
-		L.Push(LString(strGsubTable(L, str, lv, mds)))
-	case *LFunction:
-		L.Push(LString(strGsubFunc(L, str, lv, mds)))
-	}
-	L.Push(LNumber(len(mds)))
+	write(str[copied:])
+	L.allocString("string.gsub", b.Len())
+	L.Push(LString(b.String()))
+	L.Push(LNumber(n))
 	return 2
 }
 
-type replaceInfo struct {
-	Indicies []int
-	String   string
+// dsim: matchAt is p.MatchAt within the step budget of Limits.
+func (ls *LState) matchAt(p *pm.Pattern, src []byte, sp int) (*pm.MatchData, int) {
+	budget := ls.matchSteps()
+	steps := budget
+	md, end, err := p.MatchAt(src, sp, &steps)
+	ls.spent(budget, steps)
+	if err != nil {
+		ls.RaiseError("%s", err.Error())
+	}
+	return md, end
+}
+
+// gsubReplacement is what replaces the match md of gsub, or false to keep
+// the match as it is.
+func gsubReplacement(L *LState, str string, repl LValue, md *pm.MatchData) (string, bool) {
+	switch repl := repl.(type) {
+	case LString:
+		sc := newFlagScanner('%', "", "", string(repl))
+		for c, eos := sc.Next(); !eos; c, eos = sc.Next() {
+			if !sc.ChangeFlag {
+				if sc.HasFlag {
+					if c >= '0' && c <= '9' {
+						sc.AppendString(capturedString(L, md, str, 2*(int(c)-48)))
+					} else {
+						sc.AppendChar('%')
+						sc.AppendChar(c)
+					}
+					sc.HasFlag = false
+				} else {
+					sc.AppendChar(c)
+				}
+			}
+		}
+		return sc.String(), true
+	case *LTable:
+		idx := 0
+		if md.CaptureLength() > 2 { // has captures
+			idx = 2
+		}
+		var value LValue
+		if md.IsPosCapture(idx) {
+			value = L.GetTable(repl, LNumber(md.Capture(idx)))
+		} else {
+			value = L.GetField(repl, str[md.Capture(idx):md.Capture(idx+1)])
+		}
+		return LVAsString(value), !LVIsFalse(value)
+	case *LFunction:
+		L.Push(repl)
+		nargs := 0
+		if md.CaptureLength() > 2 { // has captures
+			for i := 2; i < md.CaptureLength(); i += 2 {
+				if md.IsPosCapture(i) {
+					L.Push(LNumber(md.Capture(i)))
+				} else {
+					L.Push(LString(capturedString(L, md, str, i)))
+				}
+				nargs++
+			}
+		} else {
+			L.Push(LString(capturedString(L, md, str, 0)))
+			nargs++
+		}
+		L.Call(nargs, 1)
+		ret := L.reg.Pop()
+		return LVAsString(ret), !LVIsFalse(ret)
+	}
+	return "", false
 }
 
 func checkCaptureIndex(L *LState, m *pm.MatchData, idx int) {
@@ -202,117 +294,6 @@ func capturedString(L *LState, m *pm.MatchData, str string, idx int) string {
 		return str[m.Capture(idx):m.Capture(idx+1)]
 	}
 
-}
-
-// dsim: strGsubDoReplace copies the subject once; upstream copied all of
-// it again for every replacement (a gsub of a 1 MiB string copied a
-// terabyte).
-func strGsubDoReplace(L *LState, str string, info []replaceInfo) string {
-	size := len(str)
-	for _, replace := range info {
-		size += len(replace.String) - (replace.Indicies[1] - replace.Indicies[0])
-	}
-	L.allocString("string.gsub", size)
-	var b strings.Builder
-	b.Grow(size)
-	prev := 0
-	for _, replace := range info {
-		b.WriteString(str[prev:replace.Indicies[0]])
-		b.WriteString(replace.String)
-		prev = replace.Indicies[1]
-	}
-	b.WriteString(str[prev:])
-	return b.String()
-}
-
-// dsim: gsubGrow checks the result's size as the replacements pile up,
-// before they take more memory than the result may have.
-func gsubGrow(L *LState, size *int, str string, info replaceInfo) {
-	*size += len(info.String) - (info.Indicies[1] - info.Indicies[0])
-	L.checkString("string.gsub", len(str)+*size)
-}
-
-func strGsubStr(L *LState, str string, repl string, matches []*pm.MatchData) string {
-	infoList := make([]replaceInfo, 0, len(matches))
-	grown := 0
-	for _, match := range matches {
-		start, end := match.Capture(0), match.Capture(1)
-		sc := newFlagScanner('%', "", "", repl)
-		for c, eos := sc.Next(); !eos; c, eos = sc.Next() {
-			if !sc.ChangeFlag {
-				if sc.HasFlag {
-					if c >= '0' && c <= '9' {
-						sc.AppendString(capturedString(L, match, str, 2*(int(c)-48)))
-					} else {
-						sc.AppendChar('%')
-						sc.AppendChar(c)
-					}
-					sc.HasFlag = false
-				} else {
-					sc.AppendChar(c)
-				}
-			}
-		}
-		info := replaceInfo{[]int{start, end}, sc.String()}
-		gsubGrow(L, &grown, str, info) // dsim
-		infoList = append(infoList, info)
-	}
-
-	return strGsubDoReplace(L, str, infoList)
-}
-
-func strGsubTable(L *LState, str string, repl *LTable, matches []*pm.MatchData) string {
-	infoList := make([]replaceInfo, 0, len(matches))
-	grown := 0
-	for _, match := range matches {
-		idx := 0
-		if match.CaptureLength() > 2 { // has captures
-			idx = 2
-		}
-		var value LValue
-		if match.IsPosCapture(idx) {
-			value = L.GetTable(repl, LNumber(match.Capture(idx)))
-		} else {
-			value = L.GetField(repl, str[match.Capture(idx):match.Capture(idx+1)])
-		}
-		if !LVIsFalse(value) {
-			info := replaceInfo{[]int{match.Capture(0), match.Capture(1)}, LVAsString(value)}
-			gsubGrow(L, &grown, str, info) // dsim
-			infoList = append(infoList, info)
-		}
-	}
-	return strGsubDoReplace(L, str, infoList)
-}
-
-func strGsubFunc(L *LState, str string, repl *LFunction, matches []*pm.MatchData) string {
-	infoList := make([]replaceInfo, 0, len(matches))
-	grown := 0
-	for _, match := range matches {
-		start, end := match.Capture(0), match.Capture(1)
-		L.Push(repl)
-		nargs := 0
-		if match.CaptureLength() > 2 { // has captures
-			for i := 2; i < match.CaptureLength(); i += 2 {
-				if match.IsPosCapture(i) {
-					L.Push(LNumber(match.Capture(i)))
-				} else {
-					L.Push(LString(capturedString(L, match, str, i)))
-				}
-				nargs++
-			}
-		} else {
-			L.Push(LString(capturedString(L, match, str, 0)))
-			nargs++
-		}
-		L.Call(nargs, 1)
-		ret := L.reg.Pop()
-		if !LVIsFalse(ret) {
-			info := replaceInfo{[]int{start, end}, LVAsString(ret)}
-			gsubGrow(L, &grown, str, info) // dsim
-			infoList = append(infoList, info)
-		}
-	}
-	return strGsubDoReplace(L, str, infoList)
 }
 
 type strMatchData struct {
@@ -389,12 +370,18 @@ func strLower(L *LState) int {
 	return 1
 }
 
+// dsim: byteLoopWork is the work of a loop over a string a byte at a time,
+// per byte, besides building the result (see Limits.Work): seven times
+// the work of copying it.
+const byteLoopWork = 7
+
 // dsim: mapASCII is upper and lower in the C locale, as Lua's: byte by
 // byte, ASCII letters only. Go's strings.ToUpper reads UTF-8 and turned
 // every invalid byte into three, so the result could be three times the
 // size (and differ from Lua's).
 func mapASCII(L *LState, str string, upper bool) string {
 	L.allocString("string.upper/lower", len(str))
+	L.work(byteLoopWork * len(str))
 	out := []byte(str)
 	for i, c := range out {
 		switch {
@@ -426,7 +413,7 @@ func strMatch(L *LState) int {
 	}
 	if len(mds) == 0 {
 		L.Push(LNil)
-		return 0
+		return 1 // dsim: nil, as Lua's; upstream returned nothing
 	}
 	md := mds[0]
 	nsubs := md.CaptureLength() / 2
@@ -464,6 +451,7 @@ func strRep(L *LState) int {
 func strReverse(L *LState) int {
 	str := L.CheckString(1)
 	L.allocString("string.reverse", len(str)) // dsim
+	L.work(byteLoopWork * len(str))
 	bts := []byte(str)
 	out := make([]byte, len(bts))
 	for i, j := 0, len(bts)-1; j >= 0; i, j = i+1, j-1 {

@@ -62,6 +62,15 @@ func (tb *LTable) Len() int {
 	return 0
 }
 
+// dsim: lenWork is tb.Len(), reporting the nils at the array's end that it
+// scans past (setting the last elements to nil leaves them): `#t` after
+// emptying a big table from its end scanned them all, every time.
+func lenWork(L *LState, tb *LTable) int {
+	n := tb.Len()
+	L.work((len(tb.array) - n) * ValueBytes)
+	return n
+}
+
 // Append appends a given LValue to this LTable.
 func (tb *LTable) Append(value LValue) {
 	if value == LNil {
@@ -359,7 +368,17 @@ func (tb *LTable) ForEach(cb func(LValue, LValue)) {
 
 // This function is equivalent to lua_next ( http://www.lua.org/manual/5.1/manual.html#lua_next ).
 func (tb *LTable) Next(key LValue) (LValue, LValue) {
-	init := false
+	k, v, _ := tb.next(key)
+	return k, v
+}
+
+// dsim: next is Next, also saying how many slots it skipped, as values
+// (see ValueBytes): the nils of the array, one each, and the keys deleted
+// from the hash, which stay in its list of keys, deletedKeyValues each.
+// next(t) on a table emptied but for its last element skipped them all,
+// every time.
+func (tb *LTable) next(key LValue) (LValue, LValue, int) {
+	init, skipped := false, 0
 	if key == LNil {
 		key = LNumber(0)
 		init = true
@@ -371,27 +390,34 @@ func (tb *LTable) Next(key LValue) (LValue, LValue) {
 			if tb.array != nil {
 				for ; index < len(tb.array); index++ {
 					if v := tb.array[index]; v != LNil {
-						return LNumber(index + 1), v
+						return LNumber(index + 1), v, index - int(kv)
 					}
 				}
 			}
 			if tb.array == nil || index == len(tb.array) {
+				skipped = index - int(kv)
 				if (tb.dict == nil || len(tb.dict) == 0) && (tb.strdict == nil || len(tb.strdict) == 0) {
-					return LNil, LNil
+					return LNil, LNil, skipped
 				}
 				key = tb.keys[0]
 				if v := tb.RawGetH(key); v != LNil {
-					return key, v
+					return key, v, skipped
 				}
 			}
 		}
 	}
 
-	for i := tb.k2i[key] + 1; i < len(tb.keys); i++ {
+	start := tb.k2i[key] + 1
+	for i := start; i < len(tb.keys); i++ {
 		key := tb.keys[i]
 		if v := tb.RawGetH(key); v != LNil {
-			return key, v
+			return key, v, skipped + (i-start)*deletedKeyValues
 		}
 	}
-	return LNil, LNil
+	return LNil, LNil, skipped + (len(tb.keys)-start)*deletedKeyValues
 }
+
+// dsim: deletedKeyValues is the work of skipping a key deleted from the
+// hash, as values: looking up a key deleted from a Go map that held many
+// takes some 100 ns natively.
+const deletedKeyValues = 16

@@ -1,9 +1,14 @@
 package lua
 
 import (
+	"math/bits"
 	"sort"
 	"strings"
 )
+
+// dsim: sortCompareBytes is the work of one comparison of table.sort and
+// the moves it leads to, as bytes (see Limits.Work).
+const sortCompareBytes = 2 * ValueBytes
 
 func OpenTable(L *LState) int {
 	tabmod := L.RegisterModule(TabLibName, tableFuncs)
@@ -26,12 +31,16 @@ func tableSort(L *LState) int {
 	if L.GetTop() != 1 {
 		sorter.Fn = L.CheckFunction(2)
 	}
+	// dsim: about n log n comparisons and as many moves (a comparator
+	// in Lua counts its own instructions besides)
+	n := len(tbl.array)
+	L.work(n * bits.Len(uint(n)) * sortCompareBytes)
 	sort.Sort(sorter)
 	return 0
 }
 
 func tableGetN(L *LState) int {
-	L.Push(LNumber(L.CheckTable(1).Len()))
+	L.Push(LNumber(lenWork(L, L.CheckTable(1)))) // dsim
 	return 1
 }
 
@@ -45,7 +54,9 @@ func tableRemove(L *LState) int {
 	if L.GetTop() == 1 {
 		L.Push(tbl.Remove(-1))
 	} else {
-		L.Push(tbl.Remove(L.CheckInt(2)))
+		pos := L.CheckInt(2)
+		L.work((len(tbl.array) - pos) * ValueBytes) // dsim: the elements moved down
+		L.Push(tbl.Remove(pos))
 	}
 	return 1
 }
@@ -72,6 +83,7 @@ func tableConcat(L *LState) int {
 	// it); the result is always a string, as in Lua 5.1 (upstream
 	// returned a lone number element as a number).
 	size := (j - i) * len(sep)
+	L.work((j - i + 1) * ValueBytes) // dsim: the walk, before what it builds
 	for k := i; k <= j; k++ {
 		v := tbl.RawGetInt(k)
 		if !LVCanConvToString(v) {
@@ -104,7 +116,9 @@ func tableInsert(L *LState) int {
 		tbl.Append(L.Get(2))
 		return 0
 	}
-	tbl.Insert(int(L.CheckInt(2)), L.CheckAny(3))
+	pos := L.CheckInt(2)
+	L.work((len(tbl.array) - pos + 1) * ValueBytes) // dsim: the elements moved up
+	tbl.Insert(pos, L.CheckAny(3))
 	return 0
 }
 

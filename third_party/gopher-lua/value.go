@@ -3,6 +3,7 @@ package lua
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 )
 
@@ -114,6 +115,17 @@ func (st LString) Format(f fmt.State, c rune) {
 func (nm LNumber) String() string {
 	if isInteger(nm) {
 		return fmt.Sprint(int64(nm))
+	}
+	// dsim: as Lua's %.14g prints them; Go's "+Inf" and "NaN" are not
+	// Lua's. A NaN's sign differs between amd64 and wasm, so it is not
+	// printed.
+	switch f := float64(nm); {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case f != f:
+		return "nan"
 	}
 	return fmt.Sprint(float64(nm))
 }

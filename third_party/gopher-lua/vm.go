@@ -54,7 +54,7 @@ func mainLoopWithContext(L *LState, baseframe *callFrame) {
 		cf.Pc++
 		select {
 		case <-L.ctx.Done():
-			L.RaiseError(L.ctx.Err().Error())
+			L.RaiseError("%s", L.ctx.Err().Error()) // dsim: no format (go vet)
 			return
 		default:
 			if jumpTable[int(inst>>26)](L, inst, baseframe) == 1 {
@@ -989,7 +989,7 @@ func init() {
 					{
 						rg := reg
 						regi := RA
-						vali := LNumber(lv.(*LTable).Len())
+						vali := LNumber(lenWork(L, lv.(*LTable))) // dsim
 						newSize := regi + 1
 						// this section is inlined by go-inline
 						// source function is 'func (rg *registry) checkSize(requiredSize int) ' in '_state.go'
@@ -1100,7 +1100,7 @@ func init() {
 				}
 				switch lhs.Type() {
 				case LTString:
-					ret = strCmp(string(lhs.(LString)), string(rhs.(LString))) <= 0
+					ret = strCmp(L, string(lhs.(LString)), string(rhs.(LString))) <= 0
 				default:
 					switch objectRational(L, lhs, rhs, "__le") {
 					case 1:
@@ -1381,9 +1381,7 @@ func init() {
 				cf.Pc = 0
 				cf.Base = RA
 				cf.LocalBase = RA + 1
-				cf.ReturnBase = cf.ReturnBase
-				cf.NArgs = nargs
-				cf.NRet = cf.NRet
+				cf.NArgs = nargs // dsim: ReturnBase and NRet stay (upstream assigned them to themselves)
 				cf.TailCall++
 				lbase := cf.LocalBase
 				if meta {
@@ -2161,6 +2159,7 @@ func init() {
 			if B == 0 {
 				nwant = nvarargs
 			}
+			L.work(nwant * ValueBytes) // dsim: `f(x, ...)` copies them all
 			// this section is inlined by go-inline
 			// source function is 'func (rg *registry) CopyRange(regv, start, limit, n int) ' in '_state.go'
 			{
@@ -2297,8 +2296,7 @@ func numberArith(L *LState, opcode int, lhs, rhs LNumber) LNumber {
 		frhs := float64(rhs)
 		return LNumber(Pow(flhs, frhs)) // dsim: see Pow
 	}
-	panic("should not reach here")
-	return LNumber(0)
+	panic("should not reach here") // dsim: nothing after it (go vet)
 }
 
 func objectArith(L *LState, opcode int, lhs, rhs LValue) LValue {
@@ -2340,8 +2338,8 @@ func objectArith(L *LState, opcode int, lhs, rhs LValue) LValue {
 			return numberArith(L, opcode, LNumber(v1), LNumber(v2))
 		}
 	}
-	L.RaiseError(fmt.Sprintf("cannot perform %v operation between %v and %v",
-		strings.TrimLeft(event, "_"), lhs.Type().String(), rhs.Type().String()))
+	L.RaiseError("cannot perform %v operation between %v and %v", // dsim: one format (go vet)
+		strings.TrimLeft(event, "_"), lhs.Type().String(), rhs.Type().String())
 
 	return LNil
 }
@@ -2401,7 +2399,7 @@ func lessThan(L *LState, lhs, rhs LValue) bool {
 	ret := false
 	switch lhs.Type() {
 	case LTString:
-		ret = strCmp(string(lhs.(LString)), string(rhs.(LString))) < 0
+		ret = strCmp(L, string(lhs.(LString)), string(rhs.(LString))) < 0
 	default:
 		ret = objectRationalWithError(L, lhs, rhs, "__lt")
 	}
@@ -2425,7 +2423,12 @@ func equals(L *LState, lhs, rhs LValue, raw bool) bool {
 	case LTBool:
 		ret = bool(lhs.(LBool)) == bool(rhs.(LBool))
 	case LTString:
-		ret = string(lhs.(LString)) == string(rhs.(LString))
+		// dsim: strings of one length are compared byte by byte: work.
+		s1, s2 := lhs.(LString), rhs.(LString)
+		if len(s1) == len(s2) {
+			L.work(len(s1))
+		}
+		ret = s1 == s2
 	case LTUserData, LTTable:
 		if lhs == rhs {
 			ret = true

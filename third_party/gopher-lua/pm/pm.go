@@ -46,7 +46,8 @@ type MatchData struct {
 	captures []uint32
 }
 
-func newMatchState() *MatchData { return &MatchData{[]uint32{}} }
+// dsim: room for the whole match, the one capture every match has
+func newMatchState() *MatchData { return &MatchData{make([]uint32, 0, 2)} }
 
 func (st *MatchData) addPosCapture(s, pos int) {
 	for s+1 >= len(st.captures) {
@@ -165,12 +166,13 @@ const (
 	opChar opCode = iota
 	opMatch
 	opTailMatch
-	opJmp
 	opSplit
 	opSave
 	opPSave
 	opBrace
 	opNumber
+	opStar // dsim: a greedy repetition of one class (see runVM)
+	opLazy // dsim: a lazy repetition of one class
 )
 
 type inst struct {
@@ -484,20 +486,17 @@ func compilePattern(p pattern, ps ...*iptr) []inst {
 	case *repeatPattern:
 		idx := len(ptr.insts)
 		switch pat.Type {
+		// dsim: one instruction for *, + and -, which backtracks through
+		// one stack entry (see runVM); upstream's split and jump pushed one
+		// per character repeated.
 		case '*':
-			ptr.insts = append(ptr.insts,
-				inst{opSplit, nil, idx + 1, idx + 3},
-				inst{opChar, pat.Class, -1, -1},
-				inst{opJmp, nil, idx, -1})
+			ptr.insts = append(ptr.insts, inst{opStar, pat.Class, -1, -1})
 		case '+':
 			ptr.insts = append(ptr.insts,
 				inst{opChar, pat.Class, -1, -1},
-				inst{opSplit, nil, idx, idx + 2})
+				inst{opStar, pat.Class, -1, -1})
 		case '-':
-			ptr.insts = append(ptr.insts,
-				inst{opSplit, nil, idx + 3, idx + 1},
-				inst{opChar, pat.Class, -1, -1},
-				inst{opJmp, nil, idx, -1})
+			ptr.insts = append(ptr.insts, inst{opLazy, pat.Class, -1, -1})
 		case '?':
 			ptr.insts = append(ptr.insts,
 				inst{opSplit, nil, idx + 1, idx + 2},
@@ -541,22 +540,48 @@ func compilePattern(p pattern, ps ...*iptr) []inst {
 // ErrSteps is the error of a match that ran out of steps.
 var ErrSteps = &Error{_UNKNOWN, "pattern matching took too many steps"}
 
-// backtrack is an entry of the VM's stack: an alternative to try (pc, sp)
-// or, when capture >= 0, a capture to restore to its old value.
+// backtrack is an entry of the VM's stack: an alternative to try (pc, sp),
+// a capture to restore to its old value, or the alternatives left of a
+// repetition of one class. A greedy one (opStar) matched as many
+// characters as it could and backs off one at a time, down to lo; a lazy
+// one (opLazy) matched as few and takes one more at a time. Either is one
+// entry however long it runs, as in Lua's matcher, so the stack is as deep
+// as the pattern is long: upstream's pushed an entry per character, and
+// `s:match("^x*$")` on 16 MiB of x took a GiB.
 type backtrack struct {
+	kind    btKind
 	pc, sp  int
+	lo      int
 	capture int
 	old     uint32
 }
 
-func runVM(src []byte, insts []inst, sp int, steps *int) (bool, int, *MatchData) {
+type btKind uint8
+
+const (
+	btAlt btKind = iota
+	btCapture
+	btStar
+	btLazy
+)
+
+// spend takes n steps, or stops the match when they run out.
+func spend(steps *int, n int) {
+	if *steps -= n; *steps < 0 {
+		panic(ErrSteps)
+	}
+}
+
+// dsim: runVM takes the stack to use from *stack, emptied, and leaves it
+// there for the next call: gsub and find run it at every position of the
+// subject, and allocating at each took most of their time.
+func runVM(src []byte, insts []inst, sp int, steps *int, stack *[]backtrack) (bool, int, *MatchData) {
 	m := newMatchState()
-	var stack []backtrack
+	bt := (*stack)[:0]
+	defer func() { *stack = bt }()
 	pc := 0
 	for {
-		if *steps--; *steps < 0 {
-			panic(ErrSteps)
-		}
+		spend(steps, 1)
 		ok := true
 		switch inst := insts[pc]; inst.OpCode {
 		case opChar:
@@ -573,14 +598,26 @@ func runVM(src []byte, insts []inst, sp int, steps *int) (bool, int, *MatchData)
 				return true, sp, m
 			}
 			ok = false
-		case opJmp:
-			pc = inst.Operand1
 		case opSplit:
-			stack = append(stack, backtrack{pc: inst.Operand2, sp: sp, capture: -1})
+			bt = append(bt, backtrack{kind: btAlt, pc: inst.Operand2, sp: sp})
 			pc = inst.Operand1
+		case opStar:
+			n := 0
+			for sp+n < len(src) && inst.Class.Matches(int(src[sp+n])) {
+				n++
+			}
+			spend(steps, n)
+			if n > 0 {
+				bt = append(bt, backtrack{kind: btStar, pc: pc + 1, sp: sp + n - 1, lo: sp})
+			}
+			pc++
+			sp += n
+		case opLazy:
+			bt = append(bt, backtrack{kind: btLazy, pc: pc, sp: sp})
+			pc++
 		case opSave:
 			old := m.setCapture(inst.Operand1, sp)
-			stack = append(stack, backtrack{capture: inst.Operand1, old: old})
+			bt = append(bt, backtrack{kind: btCapture, capture: inst.Operand1, old: old})
 			pc++
 		case opPSave:
 			m.addPosCapture(inst.Operand1, sp+1)
@@ -589,6 +626,7 @@ func runVM(src []byte, insts []inst, sp int, steps *int) (bool, int, *MatchData)
 			ok = false
 			if sp < len(src) && int(src[sp]) == inst.Operand1 {
 				count := 1
+				start := sp
 				for sp = sp + 1; sp < len(src); sp++ {
 					if int(src[sp]) == inst.Operand2 {
 						count--
@@ -603,6 +641,7 @@ func runVM(src []byte, insts []inst, sp int, steps *int) (bool, int, *MatchData)
 						count++
 					}
 				}
+				spend(steps, sp-start) // dsim: the scan, a step a character
 			}
 		case opNumber:
 			idx := inst.Operand1 * 2
@@ -610,6 +649,7 @@ func runVM(src []byte, insts []inst, sp int, steps *int) (bool, int, *MatchData)
 				panic(newError(_UNKNOWN, "invalid capture index"))
 			}
 			capture := src[m.Capture(idx):m.Capture(idx+1)]
+			spend(steps, len(capture)) // dsim: the comparison, a step a byte
 			for i := 0; i < len(capture); i++ {
 				if i+sp >= len(src) || capture[i] != src[i+sp] {
 					ok = false
@@ -624,16 +664,30 @@ func runVM(src []byte, insts []inst, sp int, steps *int) (bool, int, *MatchData)
 			panic("should not reach here")
 		}
 		for !ok {
-			if len(stack) == 0 {
+			if len(bt) == 0 {
 				return false, sp, m
 			}
-			top := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if top.capture >= 0 {
+			top := &bt[len(bt)-1]
+			switch top.kind {
+			case btAlt:
+				pc, sp, ok = top.pc, top.sp, true
+				bt = bt[:len(bt)-1]
+			case btCapture:
 				m.restoreCapture(top.capture, top.old)
-				continue
+				bt = bt[:len(bt)-1]
+			case btStar: // one character fewer
+				pc, sp, ok = top.pc, top.sp, true
+				if top.sp--; top.sp < top.lo {
+					bt = bt[:len(bt)-1]
+				}
+			case btLazy: // one character more
+				if c := top.sp; c < len(src) && insts[top.pc].Class.Matches(int(src[c])) {
+					top.sp++
+					pc, sp, ok = top.pc+1, top.sp, true
+				} else {
+					bt = bt[:len(bt)-1]
+				}
 			}
-			pc, sp, ok = top.pc, top.sp, true
 		}
 	}
 }
@@ -651,32 +705,68 @@ func Find(p string, src []byte, offset, limit int) (matches []*MatchData, err er
 // dsim: FindSteps is Find within *steps steps of the VM, which it
 // decrements; running out is the error ErrSteps.
 func FindSteps(p string, src []byte, offset, limit int, steps *int) (matches []*MatchData, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			if perr, ok := v.(*Error); ok {
-				err = perr
-			} else {
-				panic(v)
-			}
-		}
-	}()
-	pat := parsePattern(newScanner([]byte(p)), true)
-	insts := compilePattern(pat)
+	pat, err := Compile(p)
+	if err != nil {
+		return nil, err
+	}
 	matches = []*MatchData{}
 	for sp := offset; sp <= len(src); {
-		ok, nsp, ms := runVM(src, insts, sp, steps)
+		ms, nsp, err := pat.MatchAt(src, sp, steps)
+		if err != nil {
+			return nil, err
+		}
 		sp++
-		if ok {
+		if ms != nil {
 			if sp < nsp {
 				sp = nsp
 			}
 			matches = append(matches, ms)
 		}
-		if len(matches) == limit || pat.MustHead {
+		if len(matches) == limit || pat.Anchored {
 			break
 		}
 	}
 	return
+}
+
+// dsim: Pattern is a compiled pattern, for callers that match at one
+// position at a time: gsub builds its result as it finds the matches
+// rather than holding them all.
+type Pattern struct {
+	insts []inst
+	stack []backtrack // runVM's
+	// Anchored: the pattern starts with '^' and matches only where it is
+	// tried first.
+	Anchored bool
+}
+
+// Compile compiles a pattern.
+func Compile(p string) (pat *Pattern, err error) {
+	defer catch(&err)
+	parsed := parsePattern(newScanner([]byte(p)), true)
+	return &Pattern{insts: compilePattern(parsed), Anchored: parsed.MustHead}, nil
+}
+
+// MatchAt matches the pattern at src[sp:] within *steps steps, which it
+// decrements. It returns the match and where it ends, or nil.
+func (pat *Pattern) MatchAt(src []byte, sp int, steps *int) (md *MatchData, end int, err error) {
+	defer catch(&err)
+	ok, end, md := runVM(src, pat.insts, sp, steps, &pat.stack)
+	if !ok {
+		return nil, sp, nil
+	}
+	return md, end, nil
+}
+
+// catch turns the panic of a pattern error into *err.
+func catch(err *error) {
+	if v := recover(); v != nil {
+		if perr, ok := v.(*Error); ok {
+			*err = perr
+		} else {
+			panic(v)
+		}
+	}
 }
 
 /* }}} */
