@@ -157,21 +157,9 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 			last = max(last, back)
 		}
 	}
-	// A partition into two sides, healed later, in half the worlds of an
-	// algorithm that tolerates partitions: from a stream of its own, so
-	// that the worlds above stay those of every seed.
-	if p := sim.Stream(seed, "sweep-partition", 0); a.Partitions && p.IntN(2) == 0 {
-		side := slices.Clone(ids)
-		p.Shuffle(n, func(i, j int) { side[i], side[j] = side[j], side[i] })
-		k := 1 + p.IntN(n-1)
-		groups := [][]sim.NodeID{side[:k], side[k:]}
-		at := sim.Time(p.IntN(400))
-		heal := at + 1 + sim.Time(p.IntN(300))
-		s.At(at, func() { _ = s.Partition(groups) })
-		s.At(heal, s.Heal)
-		schedule = append(schedule, fmt.Sprintf("t=%d partition %v", at, groups), fmt.Sprintf("t=%d heal", heal))
-		last = max(last, heal)
-	}
+	split, healed := algotest.Partition(a, seed, s, ids, 400)
+	schedule = append(schedule, split...)
+	last = max(last, healed)
 	for range r.IntN(3) {
 		electors, electAt = append(electors, ids[r.IntN(n)]), append(electAt, sim.Time(r.IntN(600)))
 	}

@@ -19,7 +19,7 @@ import (
 // The seed sweep runs every registered mutual exclusion algorithm under
 // random workloads and latencies and, within each algorithm's declared
 // assumptions (algo.Assumptions), links that reorder, lose or duplicate
-// messages, crashes and recoveries, and judges every run with core/check:
+// messages, crashes, recoveries and healed partitions, and judges every run with core/check:
 // safety at every event, liveness at the end, ordering where the algorithm
 // declares it. A failure prints the seed; replay it with
 //
@@ -150,11 +150,14 @@ func sweepOne(t *testing.T, spec *algo.Spec, c sweepCase) string {
 			}
 		})
 	}
+	// A partition during the workload, healed later, where the algorithm
+	// tolerates partitions.
+	split, healed := algotest.Partition(spec.Assumptions, c.seed, s, ids, int(c.until))
 	// Token algorithms that circulate while idle never go quiet: after the
-	// workload and the last recovery, run in steps until every request is
-	// served or a bound is reached (an overloaded run needs thousands of
-	// ticks to drain its backlogs).
-	for end := c.until + 200; ; end += 500 {
+	// workload, the last recovery and the heal, run in steps until every
+	// request is served or a bound is reached (an overloaded run needs
+	// thousands of ticks to drain its backlogs).
+	for end := max(c.until, healed) + 200; ; end += 500 {
 		res := s.Run(sim.Until{Time: end})
 		if res.Limited() {
 			fail("run %s", res)
@@ -179,6 +182,9 @@ func sweepOne(t *testing.T, spec *algo.Spec, c sweepCase) string {
 	}
 	if costs := mon.Costs(); costs.Requests == 0 && len(problems) == 0 && c.rate*float64(c.until)*float64(c.n) > 20 {
 		fail("no request was made (%s)", costs)
+	}
+	if len(problems) > 0 && len(split) > 0 {
+		problems = append(problems, "partition: "+strings.Join(split, ", "))
 	}
 	return strings.Join(problems, "; ")
 }

@@ -1,7 +1,9 @@
 package algotest
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"dsim/core/algo"
 	"dsim/core/sim"
@@ -34,4 +36,25 @@ func Assume(a algo.Assumptions, seed uint64, l *sim.Link, cfg map[string]any) {
 		}
 		cfg[b.Key] = need
 	}
+}
+
+// Partition schedules, in half the worlds of an algorithm that tolerates
+// partitions, a split of ids into two sides at a time before within and its
+// healing up to 300 ticks later, from a stream of the seed's own; it
+// returns what it scheduled, for the sweep's report, and when the network
+// is whole again (0: no partition).
+func Partition(a algo.Assumptions, seed uint64, s *sim.Sim, ids []sim.NodeID, within int) (schedule []string, healed sim.Time) {
+	p := sim.Stream(seed, "sweep-partition", 0)
+	if !a.Partitions || len(ids) < 2 || p.IntN(2) != 0 {
+		return nil, 0
+	}
+	side := slices.Clone(ids)
+	p.Shuffle(len(side), func(i, j int) { side[i], side[j] = side[j], side[i] })
+	k := 1 + p.IntN(len(side)-1)
+	groups := [][]sim.NodeID{side[:k], side[k:]}
+	at := sim.Time(p.IntN(within))
+	healed = at + 1 + sim.Time(p.IntN(300))
+	s.At(at, func() { _ = s.Partition(groups) })
+	s.At(healed, s.Heal)
+	return []string{fmt.Sprintf("t=%d partition %v", at, groups), fmt.Sprintf("t=%d heal", healed)}, healed
 }
