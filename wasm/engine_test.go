@@ -29,8 +29,13 @@ func TestExecute(t *testing.T) {
 	if !strings.HasPrefix(r.JSONL, `{"type":"world",`) || strings.Count(r.JSONL, "\n") < 10 {
 		t.Errorf("JSONL does not look like a trace: %.80q", r.JSONL)
 	}
-	if len(r.Checks) != 2 || !r.Checks[0].Pass || r.Checks[1].Pass || r.Checks[1].Line != 7 {
-		t.Errorf("checks %+v, want 3 leads (pass) and a failing check at line 7", r.Checks)
+	if len(r.Checks) != 5 || !r.Checks[0].Pass || r.Checks[1].Pass || r.Checks[1].Line != 7 {
+		t.Errorf("checks %+v, want 3 leads (pass), a failing check at line 7 and the election properties", r.Checks)
+	}
+	for _, c := range r.Checks[2:] {
+		if !c.Pass || !strings.HasPrefix(c.Property, "election.") {
+			t.Errorf("check %+v, want an election property that holds", c)
+		}
 	}
 }
 

@@ -51,7 +51,7 @@ func summary(r *replay.Replay, v *replay.View) string {
 			continue
 		}
 		live++
-		if l, ok := v.Get(p, "leader"); ok {
+		if l, ok := v.Leader(p); ok {
 			if leaders[l] == 0 {
 				order = append(order, l)
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"dsim/core/algo"
+	"dsim/core/algo/election"
 	"dsim/core/script"
 	"dsim/core/sim"
 	"dsim/core/topo"
@@ -239,7 +240,7 @@ func runChangRoberts(n int, obs sim.Observer) (crRun, error) {
 	if res.Reason != sim.Quiescent {
 		return crRun{}, fmt.Errorf("%s n=%d did not finish: %s", changRobertsName, n, res)
 	}
-	if role := s.Get(sim.NodeID(n), "role"); role != "leader" {
+	if role := s.Get(sim.NodeID(n), election.KeyRole); role != election.Leader {
 		return crRun{}, fmt.Errorf("%s n=%d: process %d ended with role %v, not leader", changRobertsName, n, n, role)
 	}
 	st := s.Stats()

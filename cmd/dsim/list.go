@@ -111,7 +111,7 @@ func listAlgorithm(w io.Writer, s *algo.Spec) {
 	}
 	tw.Flush()
 	if len(s.Properties) > 0 {
-		fmt.Fprintf(w, "  properties: %s\n", strings.Join(s.Properties, ", "))
+		fmt.Fprintf(w, "  properties: %s\n", strings.Join(algo.PropertyNames(s.Properties), ", "))
 	}
 }
 
@@ -234,7 +234,7 @@ func listJSON(stdout, stderr io.Writer, specs []*algo.Spec) int {
 			Name: s.Name, Summary: s.Summary, Description: s.Description, Topology: s.Topology,
 			Config: []jsonParam{}, Commands: []jsonCommand{}, State: []jsonStateKey{}, Messages: map[string]any{},
 			Assumptions: jsonAssumptions{FIFO: a.FIFO, Loss: a.Loss, Duplication: a.Duplication, Partitions: a.Partitions, Crashes: a.Crashes.String()},
-			Properties:  s.Properties,
+			Properties:  algo.PropertyNames(s.Properties),
 		}
 		if b := a.Latency; b.Key != "" {
 			j.Assumptions.LatencyBound = &jsonLatency{b.Key, b.Trips, b.Timeout}

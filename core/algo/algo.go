@@ -64,7 +64,9 @@ type Spec struct {
 	// Assumptions are the system model the algorithm is correct in: the
 	// sweeps draw faults only within them, and a run outside them warns.
 	Assumptions Assumptions
-	Properties  []string // e.g. "election.agreement"
+	// Properties are the properties the algorithm promises, each declared
+	// by its family (see Property).
+	Properties []Property
 	// New returns the node factory for a validated configuration.
 	New func(cfg Values) (proc.Factory, error)
 	// Memory is what one process of the algorithm holds, so that a world
@@ -255,6 +257,11 @@ func Register(s Spec) {
 	}
 	if _, dup := registry[s.Name]; dup {
 		panic("algo: duplicate " + s.Name)
+	}
+	for _, p := range s.Properties {
+		if p.Doc() == "" {
+			panic("algo: " + s.Name + " promises the undeclared property " + string(p))
+		}
 	}
 	for _, p := range s.Config {
 		if _, err := p.coerce(p.Default); err != nil {

@@ -4,67 +4,67 @@
 // works the same with tracing off.
 //
 // Safety properties are judged at every event and the first violation is
-// kept with the event (t, seq) where it happened; liveness is judged at the
-// end, when the caller asks.
+// kept with the event (t, seq) where it happened; liveness and the election
+// properties, which hold once the election is over, are judged when the
+// caller asks (at the end of the run), naming the events that set the
+// values that broke them.
+//
+// The properties are declared, with what they mean, by the algorithm
+// families (core/algo/mutex, core/algo/election), whose state keys and
+// values check reads; check registers the checker of each.
 package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"dsim/core/algo"
+	"dsim/core/algo/election"
+	"dsim/core/algo/mutex"
 	"dsim/core/trace"
 )
 
-// property is one property a Monitor can judge.
-type property struct {
-	name, doc string
-	judge     func(m *Monitor, now int64) (bool, string)
+// Checker is a property registered with its checker.
+type Checker struct {
+	Property algo.Property
+	// Reads are the state keys the checker reads besides crashes and
+	// recoveries: an algorithm promising the property declares them.
+	Reads []string
+	judge func(m *Monitor, now int64) (bool, string)
 }
 
-// properties are the ones check has a checker for, in the order they are
-// reported.
-var properties = []property{
-	{MutexSafety, "at most one process has cs=\"held\" at every event; a crash ends that process's critical section", (*Monitor).safety},
-	{MutexLiveness, "at the end, every live process that has not crashed since making its request has cs other than \"wanted\" and an empty backlog", (*Monitor).liveness},
-	{MutexOrdering, "critical-section entries happen in increasing (req_ts, id) order, req_ts being the entering process's state value set when it made the request", (*Monitor).ordering},
+// checkers are the properties check judges, in the order the reference
+// lists them. A test fails when a registered algorithm promises a property
+// that has none here.
+var checkers = []Checker{
+	{election.Agreement, electionKeys, (*Monitor).agreement},
+	{election.Highest, electionKeys, (*Monitor).highest},
+	{election.OneLeader, []string{election.KeyRole}, (*Monitor).oneLeader},
+	{mutex.Safety, []string{mutex.KeyCS}, (*Monitor).safety},
+	{mutex.Liveness, []string{mutex.KeyCS, mutex.KeyBacklog}, (*Monitor).liveness},
+	{mutex.Ordering, []string{mutex.KeyCS, mutex.KeyStamp}, (*Monitor).ordering},
 }
 
-// The property names, as algorithms declare them (the same strings as
-// core/algo/mutex's, which check does not import: it reads traces only).
-const (
-	MutexSafety   = "mutex.safety"
-	MutexLiveness = "mutex.liveness"
-	MutexOrdering = "mutex.ordering"
-)
-
-// Property documents one property check knows.
-type Property struct{ Name, Doc string }
-
-// Properties lists the properties check has a checker for.
-func Properties() []Property {
-	out := make([]Property, len(properties))
-	for i, p := range properties {
-		out[i] = Property{p.name, p.doc}
-	}
-	return out
-}
+// Checkers lists the properties check has a checker for.
+func Checkers() []Checker { return slices.Clone(checkers) }
 
 // Known reports whether check has a checker for the property.
 func Known(name string) bool { return find(name) != nil }
 
 // Names lists the known property names, for error messages.
 func Names() string {
-	names := make([]string, len(properties))
-	for i, p := range properties {
-		names[i] = p.name
+	names := make([]string, len(checkers))
+	for i, c := range checkers {
+		names[i] = string(c.Property)
 	}
 	return strings.Join(names, ", ")
 }
 
-func find(name string) *property {
-	for i := range properties {
-		if properties[i].name == name {
-			return &properties[i]
+func find(name string) *Checker {
+	for i := range checkers {
+		if string(checkers[i].Property) == name {
+			return &checkers[i]
 		}
 	}
 	return nil
@@ -72,16 +72,20 @@ func find(name string) *property {
 
 // Monitor watches one run. The zero value is not ready: use New.
 type Monitor struct {
-	mutex mutexState
+	mutex    mutexState
+	election electionState
 }
 
 // New returns a monitor of a run that has not started yet.
 func New() *Monitor {
-	return &Monitor{mutex: mutexState{procs: map[int]*proc{}}}
+	return &Monitor{mutex: mutexState{procs: map[int]*proc{}}, election: electionState{procs: map[int]*member{}}}
 }
 
 // Observe takes the next event of the run. Its signature is sim.Observer's.
-func (m *Monitor) Observe(e *trace.Event) { m.mutex.observe(e) }
+func (m *Monitor) Observe(e *trace.Event) {
+	m.mutex.observe(e)
+	m.election.observe(e)
+}
 
 // Verdict is the outcome of one property.
 type Verdict struct {
@@ -93,12 +97,13 @@ type Verdict struct {
 }
 
 // Check judges the property as of virtual time now (the end of the run for
-// liveness). It fails only for a property check has no checker for.
+// liveness and the election properties). It fails only for a property check
+// has no checker for.
 func (m *Monitor) Check(name string, now int64) (Verdict, error) {
-	p := find(name)
-	if p == nil {
+	c := find(name)
+	if c == nil {
 		return Verdict{}, fmt.Errorf("no checker for %s (known: %s)", trace.Quote(name), Names())
 	}
-	ok, text := p.judge(m, now)
+	ok, text := c.judge(m, now)
 	return Verdict{Property: name, Pass: ok, Text: name + ": " + text}, nil
 }

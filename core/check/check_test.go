@@ -1,9 +1,12 @@
 package check
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"dsim/core/algo"
+	_ "dsim/core/algo/all"
 	"dsim/core/trace"
 )
 
@@ -110,12 +113,43 @@ func TestProperties(t *testing.T) {
 }
 
 func TestUnknownProperty(t *testing.T) {
-	_, err := New().Check("election.agreement", 0)
-	if err == nil || !strings.Contains(err.Error(), `no checker for "election.agreement" (known: mutex.safety, mutex.liveness, mutex.ordering)`) {
+	_, err := New().Check("election.fairness", 0)
+	if err == nil || !strings.Contains(err.Error(), `no checker for "election.fairness" (known: election.agreement, election.highest, election.one_leader, mutex.safety, mutex.liveness, mutex.ordering)`) {
 		t.Errorf("got %v", err)
 	}
-	if Known("election.agreement") || !Known("mutex.liveness") {
+	if Known("election.fairness") || !Known("mutex.liveness") || !Known("election.one_leader") {
 		t.Error("Known is wrong")
+	}
+}
+
+// TestRegistry holds the algorithms, the properties and their checkers
+// together: every property a registered algorithm promises, and every
+// declared property, has a checker, and the algorithm sets the state keys
+// that checker reads.
+func TestRegistry(t *testing.T) {
+	for _, c := range checkers {
+		if c.Property.Doc() == "" {
+			t.Errorf("check has a checker for %s, which no family declares", c.Property)
+		}
+	}
+	for _, p := range algo.Properties() {
+		if !Known(string(p)) {
+			t.Errorf("the property %s is declared but has no checker", p)
+		}
+	}
+	for _, s := range algo.All() {
+		for _, p := range s.Properties {
+			c := find(string(p))
+			if c == nil {
+				t.Errorf("%s promises %s, which has no checker", s.Name, p)
+				continue
+			}
+			for _, k := range c.Reads {
+				if !slices.ContainsFunc(s.State, func(d algo.StateKey) bool { return d.Key == k }) {
+					t.Errorf("%s promises %s, whose checker reads the state key %q, which %s does not declare", s.Name, p, k, s.Name)
+				}
+			}
+		}
 	}
 }
 

@@ -6,18 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"dsim/core/algo/mutex"
 	"dsim/core/trace"
-)
-
-// The state keys and values the mutual exclusion algorithms publish (see
-// core/algo/mutex, which check does not import).
-const (
-	keyCS      = "cs"
-	keyStamp   = "req_ts"
-	keyBacklog = "backlog"
-	wanted     = "wanted"
-	held       = "held"
-	released   = "released"
 )
 
 // proc is what the monitor knows of one process. A crash resets it: the
@@ -84,19 +74,19 @@ func (s *mutexState) observe(e *trace.Event) {
 		s.countKind(e.Kind)
 	case trace.Crash:
 		p := s.proc(e.Node)
-		if p.cs == held {
+		if p.cs == mutex.Held {
 			s.leave(p)
 			s.exitPending = false // a crash is not an exit the next one waits for
 		}
 		*p = proc{id: p.id}
 	case trace.State:
 		switch e.Key {
-		case keyCS:
+		case mutex.KeyCS:
 			v, _ := e.New.(string)
 			s.setCS(s.proc(e.Node), v, e)
-		case keyStamp:
+		case mutex.KeyStamp:
 			s.proc(e.Node).stamp = e.New
-		case keyBacklog:
+		case mutex.KeyBacklog:
 			p := s.proc(e.Node)
 			n := toInt(e.New)
 			for len(p.backlog) < n {
@@ -123,15 +113,15 @@ func (s *mutexState) setCS(p *proc, v string, e *trace.Event) {
 	was := p.cs
 	p.cs = v
 	switch {
-	case v == wanted && was != wanted:
+	case v == mutex.Wanted && was != mutex.Wanted:
 		s.costs.requests++
 		p.wantedAt, p.wantedSeq = e.T, e.Seq
 		if !s.spanOpen {
 			s.spanOpen, s.firstReq = true, e.T
 		}
-	case v == held && was != held:
+	case v == mutex.Held && was != mutex.Held:
 		s.enter(p, was, e)
-	case v != held && was == held:
+	case v != mutex.Held && was == mutex.Held:
 		s.leave(p)
 		s.costs.respSum += e.T - p.wantedAt
 		s.costs.respN++
@@ -152,7 +142,7 @@ func (s *mutexState) enter(p *proc, was string, e *trace.Event) {
 	s.holders = append(s.holders, p)
 	p.heldAt = e.T
 	s.costs.entries++
-	if was == wanted {
+	if was == mutex.Wanted {
 		s.costs.waitSum += e.T - p.wantedAt
 		s.costs.waitN++
 		if s.exitPending && p.wantedSeq < s.exitSeq {
@@ -247,7 +237,7 @@ func (m *Monitor) liveness(now int64) (bool, string) {
 	s := &m.mutex
 	ids := make([]int, 0, len(s.procs))
 	for id, p := range s.procs {
-		if p.cs == wanted || len(p.backlog) > 0 {
+		if p.cs == mutex.Wanted || len(p.backlog) > 0 {
 			ids = append(ids, id)
 		}
 	}
@@ -259,7 +249,7 @@ func (m *Monitor) liveness(now int64) (bool, string) {
 	for i, id := range ids {
 		p := s.procs[id]
 		var what []string
-		if p.cs == wanted {
+		if p.cs == mutex.Wanted {
 			what = append(what, fmt.Sprintf("wanted since t=%d", p.wantedAt))
 		} else {
 			what = append(what, p.cs)

@@ -116,7 +116,7 @@ func TestAdmissionWeighsTheWorldAsked(t *testing.T) {
 		{"n from ids", `algorithm = "mutex.lamport", ids = ids`, 64 << 20, "sim.world: mutex.lamport with n = 5000 needs about "},
 		{"n from an edge list", `algorithm = "mutex.lamport", topology = "edges", edges = edges`, 64 << 20, "sim.world: mutex.lamport with n = 5000 needs about "},
 		{"a budget too small for one process", `algorithm = "election.ring", n = 3`, 64 << 10,
-			"sim.world: election.ring with n = 3 needs about 482 KiB (about 161 KiB per process), more than the memory budget of 64 KiB; not even one process fits"},
+			"sim.world: election.ring with n = 3 needs about 483 KiB (about 161 KiB per process), more than the memory budget of 64 KiB; not even one process fits"},
 	}
 	for _, c := range cases {
 		src := "local ids, edges = {}, {}\nfor i = 1, 5000 do ids[i] = i; edges[i] = {i, i % 5000 + 1} end\nlocal w = sim.world{" + c.world + "}"

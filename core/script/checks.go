@@ -19,16 +19,11 @@ import (
 // w:stats().cs; plus the request workload that exercises them.
 
 // worldChecks picks the properties a world records at the end: those of
-// the `checks` key, or else those its algorithm declares that check knows.
+// the `checks` key, or else those its algorithm declares (each has a
+// checker: core/check's tests hold every registered algorithm to that).
 func worldChecks(spec *algo.Spec, c worldConf) ([]string, error) {
 	if !c.checksSet {
-		var out []string
-		for _, p := range spec.Properties {
-			if check.Known(p) {
-				out = append(out, p)
-			}
-		}
-		return out, nil
+		return algo.PropertyNames(spec.Properties), nil
 	}
 	for i, p := range c.checks {
 		if !check.Known(p) {
@@ -44,29 +39,25 @@ func worldChecks(spec *algo.Spec, c worldConf) ([]string, error) {
 	return c.checks, nil
 }
 
-func declaresKnown(spec *algo.Spec) bool {
-	return slices.ContainsFunc(spec.Properties, check.Known)
-}
-
 // applies reports whether a property fits an algorithm: the algorithm
 // declares a property of the same family (mutex.ordering fits every
 // algorithm declaring mutex.safety, whether or not it promises ordering).
 func applies(spec *algo.Spec, property string) bool {
-	fam, _, _ := strings.Cut(property, ".")
-	return slices.ContainsFunc(spec.Properties, func(p string) bool { return strings.HasPrefix(p, fam+".") })
+	fam := algo.Property(property).Family()
+	return slices.ContainsFunc(spec.Properties, func(p algo.Property) bool { return p.Family() == fam })
 }
 
 func declared(spec *algo.Spec) string {
 	if len(spec.Properties) == 0 {
 		return "no properties"
 	}
-	return strings.Join(spec.Properties, ", ")
+	return strings.Join(algo.PropertyNames(spec.Properties), ", ")
 }
 
 // verdict judges a property of the world now.
 func (w *world) verdict(name string) (check.Verdict, error) {
 	if w.mon == nil {
-		return check.Verdict{}, fmt.Errorf("%s declares no property check knows, so nothing watched this world (known: %s)", w.spec.Name, check.Names())
+		return check.Verdict{}, fmt.Errorf("%s declares no property, so nothing watched this world (known: %s)", w.spec.Name, check.Names())
 	}
 	if check.Known(name) && !applies(w.spec, name) {
 		return check.Verdict{}, fmt.Errorf("%s does not apply to %s, which declares %s", trace.Quote(name), w.spec.Name, declared(w.spec))

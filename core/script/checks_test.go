@@ -1,9 +1,14 @@
 package script
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"dsim/core/algo"
+	_ "dsim/core/algo/all"
+	"dsim/core/check"
 	"dsim/core/trace"
 )
 
@@ -48,6 +53,14 @@ w:run()`)
 	}
 }
 
+// partitioned cuts 1, 2, 3 off from their coordinator 6; 1's probe goes
+// unanswered, so its side elects 3 while 4, 5, 6 keep 6.
+const partitioned = `
+local w = sim.world{algorithm="election.bully", n=6, config={leader=6, T=5, T2=20}}
+w:partition({1, 2, 3}, {4, 5, 6})
+w:command(1, "probe")
+w:run{until_time=100}`
+
 func TestPropertyFailures(t *testing.T) {
 	cases := []struct{ name, src, property, text string }{
 		{"safety names the event and both processes", `
@@ -67,6 +80,10 @@ w:clock(3, {offset=-10})
 w:command(2, "request", {duration=5})
 w:after(1, function() w:command(3, "request", {duration=5}) end)
 w:run()`, "mutex.ordering", "mutex.ordering: t=9 seq=22: process 3 entered with (req_ts=-9, id=3) after process 2 entered at t=2 seq=14 with (req_ts=0, id=2)"},
+		{"two leaders after a partition", partitioned, "election.one_leader",
+			"election.one_leader: at t=100, 2 live processes have role leader: 3 (since t=11 seq=54), 6 (since t=0 seq=15)"},
+		{"the sides of a partition follow their own leaders", partitioned, "election.agreement",
+			"election.agreement: at t=100, the live processes do not agree on a leader: 1, 2, 3 follow 3 (since t=12 seq=61); 4, 5, 6 follow 6 (since t=0 seq=14)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,8 +112,10 @@ print(a:check("mutex.safety"))`)
 		t.Errorf("checks %+v", res.Checks)
 	}
 	for _, tc := range []struct{ src, err string }{
+		{`sim.world{algorithm="mutex.test", n=2, checks={"mutex.fairness"}}`,
+			`t.lua:1: sim.world: checks: no checker for "mutex.fairness" (known: election.agreement, election.highest, election.one_leader, mutex.safety, mutex.liveness, mutex.ordering)`},
 		{`sim.world{algorithm="mutex.test", n=2, checks={"election.agreement"}}`,
-			`t.lua:1: sim.world: checks: no checker for "election.agreement" (known: mutex.safety, mutex.liveness, mutex.ordering)`},
+			`t.lua:1: sim.world: checks: "election.agreement" does not apply to mutex.test, which declares mutex.safety, mutex.liveness, mutex.ordering`},
 		{`sim.world{algorithm="test.echo", n=2, checks={"mutex.safety"}}`,
 			`t.lua:1: sim.world: checks: "mutex.safety" does not apply to test.echo, which declares no properties`},
 		{`sim.world{algorithm="mutex.test", n=2, checks={"mutex.safety", "mutex.safety"}}`,
@@ -104,9 +123,9 @@ print(a:check("mutex.safety"))`)
 		{`sim.world{algorithm="mutex.test", n=2, checks="mutex.safety"}`,
 			`t.lua:1: sim.world: checks: want a list`},
 		{`local w = sim.world{algorithm="test.echo", n=2} w:check("mutex.safety")`,
-			`t.lua:1: w:check: test.echo declares no property check knows, so nothing watched this world`},
-		{`local w = sim.world{algorithm="mutex.test", n=2} w:check("election.agreement")`,
-			`t.lua:1: w:check: no checker for "election.agreement"`},
+			`t.lua:1: w:check: test.echo declares no property, so nothing watched this world`},
+		{`local w = sim.world{algorithm="mutex.test", n=2} w:check("mutex.fairness")`,
+			`t.lua:1: w:check: no checker for "mutex.fairness"`},
 	} {
 		_, _, err := run(t, tc.src)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
@@ -291,5 +310,23 @@ w:workload{rate=1, cs=1, until_time=100, start=10}`)
 w:workload{rate=1, cs=1, until_time=100}`)
 	if err == nil || err.Error() != "t.lua:2: w:workload: test.echo has no request command" {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestEveryPropertyInScripts has a world of an algorithm promising each
+// registered property name it in checks and judge it with w:check.
+func TestEveryPropertyInScripts(t *testing.T) {
+	for _, c := range check.Checkers() {
+		i := slices.IndexFunc(algo.All(), func(s *algo.Spec) bool { return slices.Contains(s.Properties, c.Property) })
+		if i < 0 {
+			t.Errorf("no registered algorithm promises %s", c.Property)
+			continue
+		}
+		res, _ := mustRun(t, fmt.Sprintf(`local w = sim.world{algorithm=%q, n=3, checks={%q}}
+local ok, text = w:check(%[2]q)
+assert(type(ok) == "boolean" and text:find(%[2]q, 1, true) == 1)`, algo.All()[i].Name, c.Property))
+		if got := propertyChecks(res); len(got) != 1 || got[0].Property != string(c.Property) {
+			t.Errorf("%s: recorded %+v", c.Property, got)
+		}
 	}
 }

@@ -91,7 +91,7 @@ func init() {
 		Commands:    mutex.Commands,
 		State:       append(slices.Clone(mutex.StateKeys), mutex.StampKey),
 		Messages:    []sim.Message{tmRequest{}, tmGrant{}, tmRelease{}},
-		Properties:  []string{mutex.Safety, mutex.Liveness, mutex.Ordering},
+		Properties:  []algo.Property{mutex.Safety, mutex.Liveness, mutex.Ordering},
 		New: func(cfg algo.Values) (sim.Factory, error) {
 			return func(sim.NodeID) sim.Node { return &tmutex{unsafe: cfg.Bool("unsafe")} }, nil
 		},

@@ -7,7 +7,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"dsim/core/check"
+	"dsim/core/algo/mutex"
 	"dsim/core/sim"
 	"dsim/core/trace"
 )
@@ -625,7 +625,7 @@ func wStats(w *world, L *lua.LState) int {
 		drops.RawSetString(r, lua.LNumber(st.DropReasons[r]))
 	}
 	t.RawSetString("drops", drops)
-	if w.mon != nil && applies(w.spec, check.MutexSafety) {
+	if w.mon != nil && applies(w.spec, mutex.Safety) {
 		t.RawSetString("cs", w.csStats(L))
 	}
 	L.Push(t)

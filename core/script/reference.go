@@ -160,7 +160,7 @@ func algorithmDoc(b *strings.Builder, s *algo.Spec) {
 		p("\n")
 	}
 	if len(s.Properties) > 0 {
-		p("Properties: %s.\n\n", codeList(s.Properties))
+		p("Properties: %s.\n\n", codeList(algo.PropertyNames(s.Properties)))
 	}
 }
 
@@ -211,10 +211,10 @@ func cell(s string) string {
 func checksDoc(b *strings.Builder) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	p("## Checks and costs\n\n")
-	p("A world watches the properties below when its algorithm declares them (see *Properties* under each algorithm) or its `checks` key names them. At the end of the script (also one stopped by an error) it records one check per property, pass or fail, in its trace and in the results, as `expect` does, at the line of its `sim.world` call; `checks = {...}` picks which, `checks = {}` none. `w:check(name)` judges one at any time without recording it. Safety properties hold at every event: a violation names the event (t, seq) and the processes. Liveness is judged when asked (at the end for the recorded check).\n\n")
-	p("| property | meaning |\n| --- | --- |\n")
-	for _, c := range check.Properties() {
-		p("| `%s` | %s |\n", c.Name, cell(c.Doc))
+	p("A world watches the properties below when its algorithm declares them (see *Properties* under each algorithm) or its `checks` key names them. At the end of the script (also one stopped by an error) it records one check per property, pass or fail, in its trace and in the results, as `expect` does, at the line of its `sim.world` call; `checks = {...}` picks which, `checks = {}` none. `w:check(name)` judges one at any time without recording it. Safety properties hold at every event: a violation names the event (t, seq) and the processes. Liveness and the election properties, which hold once the election is over, are judged when asked (at the end for the recorded check).\n\n")
+	p("| property | meaning | state read |\n| --- | --- | --- |\n")
+	for _, c := range check.Checkers() {
+		p("| `%s` | %s | %s |\n", c.Property, cell(c.Property.Doc()), codeList(c.Reads))
 	}
 	p("\n`w:stats().cs` holds a mutual exclusion world's costs so far; times are true virtual times, and a mean of no samples is nil:\n\n")
 	p("| field | meaning |\n| --- | --- |\n")

@@ -37,7 +37,7 @@ type world struct {
 	observing bool
 
 	// mon judges the properties of core/check and measures costs; nil
-	// when the algorithm declares none it knows and `checks` asks for none.
+	// when the algorithm declares none and `checks` asks for none.
 	mon *check.Monitor
 	// props are the properties recorded as checks at the end of the script.
 	props     []string
@@ -393,7 +393,7 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 		w.rec = &trace.Recording{}
 		w.observe()
 	}
-	if len(props) > 0 || declaresKnown(spec) {
+	if len(props) > 0 || len(spec.Properties) > 0 {
 		w.mon = check.New()
 		w.observe()
 	}
@@ -528,8 +528,9 @@ const (
 	adjacencyBytes = 48
 	arcBytes       = 12
 	// monitorBytes is what core/check keeps per process while it watches
-	// the world's properties.
-	monitorBytes = 128
+	// the world's properties: a mutual exclusion record and an election
+	// record, both in a composed world (mutex.tokenring's election layer).
+	monitorBytes = 256
 	// A recording keeps its events in chunks of 4096 records of 64 bytes,
 	// and their values (a message, a state's new and old value: two at
 	// most) in chunks of 4096 of 16 bytes; what the values and log lines
@@ -563,7 +564,7 @@ func defaultFootprint(spec *algo.Spec, n int, traced bool) footprint {
 }
 
 func footprintOf(spec *algo.Spec, c worldConf, n int, traced bool) footprint {
-	f := footprint{spec: spec, n: n, traced: traced, monitored: declaresKnown(spec) || len(c.checks) > 0}
+	f := footprint{spec: spec, n: n, traced: traced, monitored: len(spec.Properties) > 0 || len(c.checks) > 0}
 	switch c.topo.Kind {
 	case "", "complete":
 	case "ring":

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 
+	"dsim/core/algo/election"
+	"dsim/core/algo/mutex"
 	"dsim/core/trace"
 )
 
@@ -384,27 +386,36 @@ func (v *View) Get(p int, key string) (string, bool) {
 	return "", false
 }
 
+// Leader returns the JSON text of the leader process position p follows,
+// and whether it knows one.
+func (v *View) Leader(p int) (string, bool) { return v.Get(p, election.KeyLeader) }
+
+// classes are the colour classes a live process earns, by the state value
+// that earns each, the most specific first. The keys and values are the
+// families' own (core/algo/mutex, core/algo/election), which a test holds
+// to keys some algorithm declares.
+var classes = []struct {
+	class Class
+	key   string
+	value string // JSON text
+}{
+	{InCS, mutex.KeyCS, jsonText(mutex.Held)},
+	{Token, mutex.KeyToken, jsonText(true)},
+	{Leader, election.KeyRole, jsonText(election.Leader)},
+	{Candidate, election.KeyRole, jsonText(election.Candidate)},
+	{Waiting, mutex.KeyCS, jsonText(mutex.Wanted)},
+}
+
 // Class is the colour class of process position p: a crash hides every
-// other state; otherwise the most specific role wins.
+// other state; otherwise the first class of classes whose state it has.
 func (v *View) Class(p int) Class {
 	if !v.Up[p] {
 		return Crashed
 	}
-	is := func(key, val string) bool {
-		got, ok := v.Get(p, key)
-		return ok && got == val
-	}
-	switch {
-	case is("cs", `"held"`) || is("in_cs", "true"):
-		return InCS
-	case is("has_token", "true") || is("token", "true"):
-		return Token
-	case is("role", `"leader"`):
-		return Leader
-	case is("role", `"candidate"`):
-		return Candidate
-	case is("cs", `"wanted"`) || is("waiting", "true") || is("role", `"waiting"`):
-		return Waiting
+	for _, c := range classes {
+		if got, ok := v.Get(p, c.key); ok && got == c.value {
+			return c.class
+		}
 	}
 	return None
 }

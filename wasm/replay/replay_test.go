@@ -112,20 +112,20 @@ func TestViewAtEachPoint(t *testing.T) {
 func TestCrashLosesStateAndClassPriority(t *testing.T) {
 	b := &builder{}
 	b.state(0, 1, "role", "leader")
-	b.state(0, 1, "in_cs", true)
-	b.state(0, 2, "token", true)
-	b.state(0, 2, "role", "waiting")
-	b.state(0, 3, "waiting", true)
+	b.state(0, 1, "cs", "held")
+	b.state(0, 2, "has_token", true)
+	b.state(0, 2, "role", "candidate")
+	b.state(0, 3, "role", "leader")
 	b.state(0, 4, "role", "follower")
 	b.state(0, 4, "has_token", false)
 	b.state(0, 5, "cs", "held")
 	b.state(0, 6, "cs", "wanted")
 	b.state(0, 7, "cs", "released")
 	b.add(trace.Event{T: 1, Type: trace.Crash, Node: 1})
-	b.state(2, 2, "token", nil)
+	b.state(2, 2, "has_token", nil)
 	r := New(world([]int{1, 2, 3, 4, 5, 6, 7}, b), 0)
 	v := r.At(10)
-	for p, want := range []Class{InCS, Token, Waiting, None, InCS, Waiting, None} {
+	for p, want := range []Class{InCS, Token, Leader, None, InCS, Waiting, None} {
 		if got := v.Class(p); got != want {
 			t.Errorf("process %d: class %q, want %q", p+1, got, want)
 		}
@@ -134,7 +134,7 @@ func TestCrashLosesStateAndClassPriority(t *testing.T) {
 	if v.Class(0) != Crashed || len(v.State[0]) != 0 {
 		t.Errorf("crashed process keeps %v", v.State[0])
 	}
-	if v.Class(1) != Waiting || len(v.State[1]) != 1 {
+	if v.Class(1) != Candidate || len(v.State[1]) != 1 {
 		t.Errorf("clearing token: class %q state %v", v.Class(1), v.State[1])
 	}
 }

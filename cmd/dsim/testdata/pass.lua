@@ -1,5 +1,5 @@
 -- Two expectations that hold, and a print (which goes to stderr).
-local w = sim.world{ algorithm = "election.changroberts", n = 3, topology = "complete" }
+local w = sim.world{ algorithm = "election.changroberts", n = 3, checks = {}, topology = "complete" } -- no election runs: its properties would fail
 w:run()
 print("processes", #w:ids())
 expect(#w:ids() == 3, "three processes")

@@ -1,5 +1,6 @@
-// Package election holds what the election algorithms share: the roles and
-// state keys the playground colours by, the configuration keys they have in
+// Package election holds what the election algorithms share: the
+// properties they promise, the roles and state keys the checkers
+// (core/check) and the playground read, the configuration keys they have in
 // common, the walk round the ring that a message bound for its owner takes,
 // and the behaviour every ring process has on boot, recovery,
 // suspicion of its coordinator and restart. The algorithms themselves live
@@ -16,7 +17,14 @@ import (
 	"dsim/core/proc"
 )
 
-// Roles, the values of the "role" state key.
+// State keys every election algorithm sets; the checkers (core/check), the
+// playground and the layers that compose an election read them.
+const (
+	KeyRole   = "role"
+	KeyLeader = "leader"
+)
+
+// Roles, the values of KeyRole.
 const (
 	Leader    = "leader"    // this process is the coordinator
 	Candidate = "candidate" // this process takes part in an election
@@ -26,14 +34,30 @@ const (
 // None is the value of an id configuration key that names no process.
 const None proc.NodeID = -1
 
+// The properties of election (see init for what each holds), judged at the
+// end of the run: the texts promise them once the election is over, not
+// while it runs, nor while a crash has not been noticed yet.
+const (
+	Agreement = "election.agreement"
+	Highest   = "election.highest"
+	OneLeader = "election.one_leader"
+)
+
+func init() {
+	algo.DeclareProperty(Agreement, "at the end, every live process has the same leader")
+	algo.DeclareProperty(Highest, "at the end, every live process's leader is the highest live id")
+	algo.DeclareProperty(OneLeader, `at the end, exactly one live process has role="leader"`)
+}
+
 // Properties are what every election algorithm promises: at quiescence the
-// live processes agree on one coordinator, and it is the highest live id.
-var Properties = []string{"election.agreement", "election.highest"}
+// live processes agree on one coordinator, it is the highest live id, and
+// it alone considers itself the coordinator.
+var Properties = []algo.Property{Agreement, Highest, OneLeader}
 
 // StateKeys documents the state keys every election algorithm sets.
 var StateKeys = []algo.StateKey{
-	{Key: "role", Doc: `"leader", "candidate" (taking part in an election) or "follower"`},
-	{Key: "leader", Doc: "the id this process believes is the coordinator (unset until it knows one)"},
+	{Key: KeyRole, Doc: `"leader", "candidate" (taking part in an election) or "follower"`},
+	{Key: KeyLeader, Doc: "the id this process believes is the coordinator (unset until it knows one)"},
 }
 
 // ElectCommand is the command every election algorithm accepts.

@@ -137,7 +137,7 @@ const (
 	followerRole
 )
 
-// roleValues are the "role" state values.
+// roleValues are the KeyRole state values.
 var roleValues = [...]any{leaderRole: Leader, candidateRole: Candidate, followerRole: Follower}
 
 // Start runs at boot and on recovery. At boot a process knows the
@@ -282,7 +282,7 @@ func (r *Ring) Electing() bool { return r.role == candidateRole }
 func (r *Ring) setRole(ctx proc.Context, to role) {
 	if r.role != to {
 		r.role = to
-		ctx.Set("role", roleValues[to])
+		ctx.Set(KeyRole, roleValues[to])
 	}
 }
 
@@ -308,7 +308,7 @@ func (r *Ring) candidate(ctx proc.Context) {
 // Follow records id as the coordinator: the election is over here.
 func (r *Ring) Follow(ctx proc.Context, id proc.NodeID) {
 	r.leader, r.known = id, true
-	ctx.Set("leader", id)
+	ctx.Set(KeyLeader, id)
 	if id == ctx.Self() {
 		r.setRole(ctx, leaderRole)
 	} else {

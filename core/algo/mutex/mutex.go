@@ -32,19 +32,23 @@ const (
 	KeyToken   = "has_token"
 )
 
-// Properties every mutual exclusion algorithm promises: at most one process
-// in the critical section at every event, and every request of a process
-// that stays up granted before the run ends.
+// The properties of mutual exclusion (see init for what each holds).
+// Every algorithm promises Safety and Liveness; the timestamped permission
+// algorithms (Lamport, Ricart-Agrawala) promise Ordering too.
 const (
 	Safety   = "mutex.safety"
 	Liveness = "mutex.liveness"
-	// Ordering is promised by the timestamped permission algorithms
-	// (Lamport, Ricart-Agrawala): entries happen in (req_ts, id) order.
 	Ordering = "mutex.ordering"
 )
 
+func init() {
+	algo.DeclareProperty(Safety, `at most one process has cs="held" at every event; a crash ends that process's critical section`)
+	algo.DeclareProperty(Liveness, `at the end, every live process that has not crashed since making its request has cs other than "wanted" and an empty backlog`)
+	algo.DeclareProperty(Ordering, "critical-section entries happen in increasing (req_ts, id) order, req_ts being the entering process's state value set when it made the request")
+}
+
 // Properties is the list most algorithms declare.
-var Properties = []string{Safety, Liveness}
+var Properties = []algo.Property{Safety, Liveness}
 
 // StateKeys documents the keys CS sets; algorithms append their own.
 var StateKeys = []algo.StateKey{

@@ -153,13 +153,13 @@ func (p *node) Start(ctx proc.Context) {
 func (p *node) setRole(ctx proc.Context, role string) {
 	if p.role != role {
 		p.role = role
-		ctx.Set("role", role)
+		ctx.Set(election.KeyRole, role)
 	}
 }
 
 func (p *node) follow(ctx proc.Context, id proc.NodeID) {
 	p.leader, p.known = id, true
-	ctx.Set("leader", id)
+	ctx.Set(election.KeyLeader, id)
 	if id == ctx.Self() {
 		p.setRole(ctx, election.Leader)
 	} else {

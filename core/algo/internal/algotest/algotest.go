@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"dsim/core/algo"
+	"dsim/core/algo/election"
 	"dsim/core/sim"
 	"dsim/core/topo"
 	"dsim/core/trace"
@@ -237,10 +238,10 @@ func Agreed(s *sim.Sim, want sim.NodeID) error {
 		if !s.Up(id) {
 			continue
 		}
-		role, leader := s.Get(id, "role"), s.Get(id, "leader")
-		wantRole := "follower"
+		role, leader := s.Get(id, election.KeyRole), s.Get(id, election.KeyLeader)
+		wantRole := election.Follower
 		if id == want {
-			wantRole = "leader"
+			wantRole = election.Leader
 		}
 		if role != wantRole || leader != want {
 			bad = append(bad, fmt.Sprintf("%d has role=%v leader=%v", id, role, leader))

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"dsim/core/algo/mutex"
 	"dsim/core/sim"
 	"dsim/core/trace"
 )
@@ -36,7 +37,7 @@ func (w *World) CheckEntries(want ...sim.NodeID) {
 func (w *World) Entries() []sim.NodeID {
 	var out []sim.NodeID
 	for _, e := range w.Rec.Events {
-		if e.Type == trace.State && e.Key == "cs" && e.New == "held" {
+		if e.Type == trace.State && e.Key == mutex.KeyCS && e.New == mutex.Held {
 			out = append(out, sim.NodeID(e.Node))
 		}
 	}
@@ -49,11 +50,11 @@ func (w *World) Exclusive() error {
 	who, busy := 0, false
 	for _, e := range w.Rec.Events {
 		switch {
-		case e.Type == trace.Crash || e.Type == trace.State && e.Key == "cs" && e.New != "held":
+		case e.Type == trace.Crash || e.Type == trace.State && e.Key == mutex.KeyCS && e.New != mutex.Held:
 			if busy && who == e.Node {
 				busy = false
 			}
-		case e.Type == trace.State && e.Key == "cs":
+		case e.Type == trace.State && e.Key == mutex.KeyCS:
 			if busy {
 				return fmt.Errorf("t=%d seq=%d: %d entered the critical section while %d was in it", e.T, e.Seq, e.Node, who)
 			}
@@ -71,7 +72,7 @@ func (w *World) Pending() []sim.NodeID {
 		if !w.Up(id) {
 			continue
 		}
-		if w.Get(id, "cs") == "wanted" || (w.Get(id, "backlog") != nil && w.Get(id, "backlog") != 0) {
+		if w.Get(id, mutex.KeyCS) == mutex.Wanted || (w.Get(id, mutex.KeyBacklog) != nil && w.Get(id, mutex.KeyBacklog) != 0) {
 			out = append(out, id)
 		}
 	}

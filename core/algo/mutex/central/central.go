@@ -78,8 +78,6 @@ func (Query) Kind() string { return "QUERY" }
 const (
 	keyQueue      = "queue"      // ids of the queued requests, first served first
 	keyRecovering = "recovering" // a new coordinator waiting for every report
-	keyLeader     = "leader"     // set by the election layer
-	keyRole       = "role"       // set by the election layer
 )
 
 // Timer tags: elect defers an election the main layer decides on while the
@@ -252,7 +250,7 @@ type node struct {
 // Observe follows the coordinator the election layer announces. It runs
 // inside the election layer's Set, so it must not call that layer back.
 func (p *node) Observe(ctx proc.Context, layer, key string, v any) {
-	if key == keyRole {
+	if key == election.KeyRole {
 		p.electing = v == election.Candidate
 		if !p.electing && p.reelect {
 			p.reelect = false
@@ -262,7 +260,7 @@ func (p *node) Observe(ctx proc.Context, layer, key string, v any) {
 		}
 		return
 	}
-	if key != keyLeader {
+	if key != election.KeyLeader {
 		return
 	}
 	id, ok := v.(proc.NodeID)

@@ -405,11 +405,11 @@ func (p *node) Observe(ctx proc.Context, layer, key string, v any) {
 		return
 	}
 	switch key {
-	case "role":
+	case election.KeyRole:
 		if v == election.Candidate && !p.electing {
 			p.electing, p.seen = true, p.tok != nil || p.pending != nil
 		}
-	case "leader":
+	case election.KeyLeader:
 		electing, seen := p.electing, p.seen
 		p.electing = false
 		switch {
