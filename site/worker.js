@@ -9,7 +9,8 @@
 // (worker -> page):
 //   {op:"ready"}
 //   {op:"progress", id, events, time}   every script.ProgressEvery events
-//   {op:"result", id, jsonl, checks:[{world,seq,line,text,pass}], notes, output,
+//   {op:"result", id, jsonl, checks:[{world,seq,line,text,pass}], notes,
+//    warnings:[{world,seq,line,text}], output,
 //    error:{file,line,msg}|null}   jsonl: the trace as UTF-8 bytes (a Uint8Array,
 //                                  transferred, not copied)
 //   {op:"fatal", id, msg}   the engine could not start or died; this worker is done

@@ -28,8 +28,11 @@ type RunResult struct {
 	JSONL  string // trace.WriteJSONL of every world
 	Checks []script.Check
 	Notes  []string
-	Output string // what print and log wrote
-	Err    *script.Error
+	// Warnings are the worlds' departures from their algorithms'
+	// assumptions.
+	Warnings []script.Warning
+	Output   string // what print and log wrote
+	Err      *script.Error
 }
 
 // maxOutput bounds what print and log may send back to the page; a script
@@ -80,7 +83,7 @@ func execute(req RunRequest, progress func(events uint64, t int64)) RunResult {
 			r.Err = &script.Error{File: name, Line: 1, Msg: "writing the trace: " + werr.Error()}
 		}
 		r.JSONL = b.String()
-		r.Checks, r.Notes = res.Checks, res.Notes
+		r.Checks, r.Notes, r.Warnings = res.Checks, res.Notes, res.Warnings
 	}
 	r.Output = out.String()
 	return r
@@ -152,11 +155,15 @@ func (r RunResult) value() map[string]any {
 	for i, n := range r.Notes {
 		notes[i] = n
 	}
+	warnings := make([]any, len(r.Warnings))
+	for i, w := range r.Warnings {
+		warnings[i] = map[string]any{"world": w.World, "seq": float64(w.Seq), "line": w.Line, "text": w.Text}
+	}
 	var err any
 	if r.Err != nil {
 		err = map[string]any{"file": r.Err.File, "line": r.Err.Line, "msg": r.Err.Msg}
 	}
 	jsonl := js.Global().Get("Uint8Array").New(len(r.JSONL))
 	js.CopyBytesToJS(jsonl, []byte(r.JSONL))
-	return map[string]any{"op": "result", "id": r.ID, "jsonl": jsonl, "checks": checks, "notes": notes, "output": r.Output, "error": err}
+	return map[string]any{"op": "result", "id": r.ID, "jsonl": jsonl, "checks": checks, "notes": notes, "warnings": warnings, "output": r.Output, "error": err}
 }

@@ -39,6 +39,24 @@ func TestExecute(t *testing.T) {
 	}
 }
 
+// outside crashes a process of Lamport's algorithm, which tolerates no crash.
+const outside = `
+local w = sim.world{algorithm = "mutex.lamport", n = 3, checks = {}}
+w:crash(2)
+w:run()
+`
+
+func TestExecuteWarns(t *testing.T) {
+	r := execute(RunRequest{Src: outside, Seed: 1}, nil)
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if len(r.Warnings) != 1 || r.Warnings[0].Line != 3 || !strings.Contains(r.Warnings[0].Text, "no crash") ||
+		!strings.Contains(r.JSONL, `"type":"warning"`) {
+		t.Errorf("warnings %+v, want the crash at line 3, in the trace too", r.Warnings)
+	}
+}
+
 func TestExecuteError(t *testing.T) {
 	src := "local w = sim.world{algorithm = \"election.bully\", n = 3}\nw:run()\nprint('ran')\nlocal x = nil + 1\n"
 	r := execute(RunRequest{Src: src, Seed: 1}, nil)
@@ -53,7 +71,7 @@ func TestExecuteError(t *testing.T) {
 // The result crosses to the page as a JavaScript object: what the page
 // reads back is what the worker sent.
 func TestResultRoundTrip(t *testing.T) {
-	for _, src := range []string{bully, "error('boom')"} {
+	for _, src := range []string{bully, outside, "error('boom')"} {
 		r := execute(RunRequest{Name: "b.lua", Src: src, Seed: 1}, nil)
 		r.ID = 42
 		r.Notes = []string{"world 1: a note"}

@@ -123,6 +123,14 @@ func resultOf(m js.Value) RunResult {
 			})
 		}
 	}
+	if ws := m.Get("warnings"); ws.Type() == js.TypeObject {
+		for i := range ws.Length() {
+			w := ws.Index(i)
+			r.Warnings = append(r.Warnings, script.Warning{
+				World: w.Get("world").Int(), Seq: uint64(w.Get("seq").Float()), Line: w.Get("line").Int(), Text: stringOr(w.Get("text")),
+			})
+		}
+	}
 	if ns := m.Get("notes"); ns.Type() == js.TypeObject {
 		for i := range ns.Length() {
 			r.Notes = append(r.Notes, stringOr(ns.Index(i)))

@@ -542,6 +542,9 @@ func (a *app) onResult(res RunResult) {
 	for _, n := range res.Notes {
 		out += "note: " + n + "\n"
 	}
+	for _, w := range res.Warnings {
+		out += fmt.Sprintf("warning: world %d: %s\n", w.World, w.Text)
+	}
 	a.el.output.SetTextContent(out)
 	// The run is over but its trace is still being read: the page stays
 	// "running", with the progress bar.

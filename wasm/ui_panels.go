@@ -243,6 +243,15 @@ func (a *app) renderChecks() {
 	if a.result == nil {
 		return
 	}
+	// A world outside its algorithm's assumptions comes first: the checks
+	// below say little about the algorithm then.
+	if len(a.result.Warnings) > 0 {
+		list := el("ul", "checks", "")
+		for _, w := range a.result.Warnings {
+			list.AppendChild(a.checkItem("⚠", "warning", w.Text, w.Line, w.World, w.Seq, "Show where the run left the assumptions"))
+		}
+		box.AppendChild(list)
+	}
 	if len(a.result.Checks) == 0 {
 		box.AppendChild(el("p", "empty", "This scenario has no expect() checks."))
 		return
@@ -255,23 +264,7 @@ func (a *app) renderChecks() {
 			mark, cls = "✗", "fail"
 			failed++
 		}
-		li := el("li", cls, "")
-		li.AppendChild(el("span", "mark", mark))
-		li.AppendChild(el("span", "text", c.Text))
-		if c.Line > 0 {
-			li.AppendChild(el("span", "line", "line "+itoa(c.Line)))
-		}
-		if c.World > 0 && c.World <= len(a.worlds) {
-			link := el("button", "goto", fmt.Sprintf("event %d", c.Seq))
-			link.SetAttribute("type", "button")
-			if len(a.worlds) > 1 {
-				link.SetTextContent(fmt.Sprintf("world %d, event %d", c.World, c.Seq))
-			}
-			link.SetAttribute("title", "Show this check's event in the diagram and the log")
-			onClick(link, func() { a.gotoSeq(c.World, c.Seq) })
-			li.AppendChild(link)
-		}
-		list.AppendChild(li)
+		list.AppendChild(a.checkItem(mark, cls, c.Text, c.Line, c.World, c.Seq, "Show this check's event in the diagram and the log"))
 	}
 	verdict := fmt.Sprintf("%d passed, %d failed", len(a.result.Checks)-failed, failed)
 	cls := "verdict pass"
@@ -280,6 +273,29 @@ func (a *app) renderChecks() {
 	}
 	box.AppendChild(el("p", cls, verdict))
 	box.AppendChild(list)
+}
+
+// checkItem is one line of the checks panel: a mark, the text (as text,
+// never HTML: it comes from the script), the script line, and a button to
+// the event of world (1-based) and seq when that world has a trace.
+func (a *app) checkItem(mark, cls, text string, line, world int, seq uint64, title string) dom.Element {
+	li := el("li", cls, "")
+	li.AppendChild(el("span", "mark", mark))
+	li.AppendChild(el("span", "text", text))
+	if line > 0 {
+		li.AppendChild(el("span", "line", "line "+itoa(line)))
+	}
+	if world > 0 && world <= len(a.worlds) {
+		link := el("button", "goto", fmt.Sprintf("event %d", seq))
+		link.SetAttribute("type", "button")
+		if len(a.worlds) > 1 {
+			link.SetTextContent(fmt.Sprintf("world %d, event %d", world, seq))
+		}
+		link.SetAttribute("title", title)
+		onClick(link, func() { a.gotoSeq(world, seq) })
+		li.AppendChild(link)
+	}
+	return li
 }
 
 // gotoSeq shows the event with the given seq of world w (1-based).

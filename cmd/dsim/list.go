@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -16,13 +17,17 @@ import (
 )
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("list", "list [ALGORITHM]", stderr)
+	fs := newFlags("list", "list [--json] [ALGORITHM]", stderr)
+	asJSON := fs.Bool("json", false, "write the algorithms as a JSON array, for programs")
 	pos, code, ok := parse(fs, args)
 	if !ok {
 		return code
 	}
 	switch len(pos) {
 	case 0:
+		if *asJSON {
+			return listJSON(stdout, stderr, algo.All())
+		}
 		listAll(stdout)
 		return exitOK
 	case 1:
@@ -30,6 +35,9 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			fmt.Fprintf(stderr, "dsim list: %v\n", err)
 			return exitError
+		}
+		if *asJSON {
+			return listJSON(stdout, stderr, []*algo.Spec{spec})
 		}
 		listAlgorithm(stdout, spec)
 		return exitOK
@@ -73,6 +81,10 @@ func listAlgorithm(w io.Writer, s *algo.Spec) {
 		traced, untraced, perProcess(s, traced), script.CLI.Memory>>20)
 	for _, line := range strings.Split(strings.TrimSpace(s.Description), "\n") {
 		fmt.Fprintf(w, "  %s\n", strings.TrimSpace(line))
+	}
+	fmt.Fprintf(w, "  assumes (a world outside them warns):\n")
+	for _, line := range s.Assumptions.Lines() {
+		fmt.Fprintf(w, "    %s\n", line)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	section := func(title string, empty bool) {
@@ -158,4 +170,95 @@ func distributions() [][]string {
 		out = append(out, names)
 	}
 	return out
+}
+
+// jsonAlgorithm is one algorithm in dsim list --json.
+type jsonAlgorithm struct {
+	Name        string          `json:"name"`
+	Summary     string          `json:"summary"`
+	Description string          `json:"description"`
+	Topology    string          `json:"topology"`
+	Config      []jsonParam     `json:"config"`
+	Commands    []jsonCommand   `json:"commands"`
+	State       []jsonStateKey  `json:"state"`
+	Messages    map[string]any  `json:"messages"` // kind -> zero value, as in traces
+	Assumptions jsonAssumptions `json:"assumptions"`
+	Properties  []string        `json:"properties"`
+	LargestN    int             `json:"largest_n"`          // traced, under the default memory budget
+	LargestNRaw int             `json:"largest_n_untraced"` // with trace = false
+}
+
+type jsonParam struct {
+	Name    string  `json:"name"`
+	Type    string  `json:"type"`
+	Default any     `json:"default"`
+	Doc     string  `json:"doc"`
+	Min     float64 `json:"min"` // min == max: no bounds
+	Max     float64 `json:"max"`
+}
+
+type jsonStateKey struct {
+	Key string `json:"key"`
+	Doc string `json:"doc"`
+}
+
+type jsonCommand struct {
+	Name string `json:"name"`
+	Args string `json:"args"`
+	Doc  string `json:"doc"`
+}
+
+type jsonAssumptions struct {
+	FIFO        bool   `json:"fifo"`
+	Loss        bool   `json:"loss"`
+	Duplication bool   `json:"duplication"`
+	Partitions  bool   `json:"partitions"`
+	Crashes     string `json:"crashes"` // "none", "crash-stop" or "crash-recovery"
+	// LatencyBound is null for none.
+	LatencyBound *jsonLatency `json:"latency_bound"`
+}
+
+// jsonLatency is algo.LatencyBound: trips link crossings take at most the
+// config key's ticks, or less than them for a timeout.
+type jsonLatency struct {
+	Key     string `json:"key"`
+	Trips   int    `json:"trips"`
+	Timeout bool   `json:"timeout"`
+}
+
+func listJSON(stdout, stderr io.Writer, specs []*algo.Spec) int {
+	out := make([]jsonAlgorithm, len(specs))
+	for i, s := range specs {
+		a := s.Assumptions
+		j := jsonAlgorithm{
+			Name: s.Name, Summary: s.Summary, Description: s.Description, Topology: s.Topology,
+			Config: []jsonParam{}, Commands: []jsonCommand{}, State: []jsonStateKey{}, Messages: map[string]any{},
+			Assumptions: jsonAssumptions{FIFO: a.FIFO, Loss: a.Loss, Duplication: a.Duplication, Partitions: a.Partitions, Crashes: a.Crashes.String()},
+			Properties:  algo.PropertyNames(s.Properties),
+		}
+		if b := a.Latency; b.Key != "" {
+			j.Assumptions.LatencyBound = &jsonLatency{b.Key, b.Trips, b.Timeout}
+		}
+		for _, c := range s.Commands {
+			j.Commands = append(j.Commands, jsonCommand{c.Name, c.Args, c.Doc})
+		}
+		for _, k := range s.State {
+			j.State = append(j.State, jsonStateKey{k.Key, k.Doc})
+		}
+		for _, p := range s.Config {
+			j.Config = append(j.Config, jsonParam{p.Name, string(p.Type), p.Default, p.Doc, p.Min, p.Max})
+		}
+		for _, m := range s.Messages {
+			j.Messages[m.Kind()] = json.RawMessage(trace.AppendJSON(nil, m))
+		}
+		j.LargestN, j.LargestNRaw = largestN(s)
+		out[i] = j
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "dsim list: %v\n", err)
+		return exitError
+	}
+	fmt.Fprintf(stdout, "%s\n", b)
+	return exitOK
 }

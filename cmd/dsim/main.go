@@ -32,9 +32,10 @@ commands:
         run scenarios; print PASS/FAIL file:line for every expectation (ERROR
         for a script error, counted as failed) and a closing "N passed,
         N failed" line; exit 1 if any failed, 2 on a script error
-  list [ALGORITHM]
-        algorithms with their configuration, commands, state keys and
-        messages; topologies; latency distributions
+  list [--json] [ALGORITHM]
+        algorithms with their assumptions, configuration, commands, state
+        keys and messages (--json: as JSON); topologies; latency
+        distributions
   api   the Lua scenario API reference (Markdown)
   bench [--quick] [--runs N]
         run the built-in benchmark suite and print a table (--runs: best of N)

@@ -176,9 +176,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			}
 			return exitError
 		}
-		for _, n := range res.Notes {
-			fmt.Fprintf(stderr, "%s: note: %s\n", pos[0], oneLine(n))
-		}
+		notes(stderr, pos[0], res)
 		if failed := countFailed(res.Checks); failed > 0 {
 			fmt.Fprintf(stderr, "%s: %d expectation(s) failed (dsim check %s lists them)\n", pos[0], failed, pos[0])
 		}
@@ -188,6 +186,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// notes tells the user, on stderr, of the run limits a run hit and the
+// worlds that left their algorithms' assumptions.
+func notes(stderr io.Writer, name string, res *script.Result) {
+	for _, n := range res.Notes {
+		fmt.Fprintf(stderr, "%s: note: %s\n", name, oneLine(n))
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "%s:%d: warning: world %d: %s\n", name, w.Line, w.World, oneLine(w.Text))
+	}
 }
 
 func countFailed(checks []script.Check) int {
@@ -229,9 +238,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fr := fileResult{name: name, err: err}
 		if res != nil {
 			fr.checks = res.Checks
-			for _, n := range res.Notes {
-				fmt.Fprintf(stderr, "%s: note: %s\n", name, oneLine(n))
-			}
+			notes(stderr, name, res)
 		}
 		for _, c := range fr.checks {
 			verdict := "PASS"

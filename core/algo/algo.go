@@ -61,6 +61,9 @@ type Spec struct {
 	// Messages are zero values of the message types, so scenarios can build
 	// hand-made messages by kind.
 	Messages []proc.Message
+	// Assumptions are the system model the algorithm is correct in: the
+	// sweeps draw faults only within them, and a run outside them warns.
+	Assumptions Assumptions
 	// Properties are the properties the algorithm promises, each declared
 	// by its family (see Property).
 	Properties []Property
@@ -135,6 +138,106 @@ func PerPeer(fixed, perPeer uint64) func(n int) uint64 {
 // measured, by how full its tables are.
 const MapEntryBytes = 40
 
+// Assumptions is the system model an algorithm needs, as data: the seed
+// sweeps draw their worlds within it, dsim list and the reference print it,
+// and the scenario layer warns, once per world and kind, when a world
+// leaves it (links that reorder, lose or duplicate, a partition, a crash or
+// recovery, a latency above the bound). The zero value is the strictest
+// model: reliable links in any order, no partition, no crash, no latency
+// bound.
+type Assumptions struct {
+	FIFO        bool // needs links that deliver in the order messages were sent
+	Loss        bool // tolerates lost messages
+	Duplication bool // tolerates duplicated messages
+	Partitions  bool // tolerates partitions and cut links, and their healing
+	Crashes     Crashes
+	// Latency is the bound on message latency the algorithm's timers rely
+	// on; the zero value: none, the algorithm is correct however late a
+	// message arrives.
+	Latency LatencyBound
+}
+
+// Crashes is the process failures an algorithm tolerates, at any time of
+// its run: during an election or while requests are pending, not only
+// while it is quiet. Each level includes the ones before it.
+type Crashes uint8
+
+const (
+	NoCrashes     Crashes = iota // every process runs to the end
+	CrashStop                    // processes may crash and stay down
+	CrashRecovery                // crashed processes may also recover, with their state lost
+)
+
+var crashNames = [...]string{NoCrashes: "none", CrashStop: "crash-stop", CrashRecovery: "crash-recovery"}
+
+func (c Crashes) String() string {
+	if int(c) < len(crashNames) {
+		return crashNames[c]
+	}
+	return fmt.Sprintf("crashes(%d)", uint8(c))
+}
+
+// LatencyBound names the configuration key, in ticks, within which the
+// algorithm assumes Trips link crossings in a row complete: the longest
+// latency of any link times Trips must be at most the key's value, or less
+// than it for a Timeout. The ring elections' hop is one crossing; the
+// bully's T is a round trip, an ELECTION and its ANSWER, and a timeout.
+type LatencyBound struct {
+	Key   string // "": no bound
+	Trips int
+	// Timeout: the key is a timer armed as the first message leaves, and
+	// the last must arrive before it fires: on a tie the timer, scheduled
+	// first, wins.
+	Timeout bool
+}
+
+func (b LatencyBound) String() string {
+	crossings := "a link crossing"
+	if b.Trips > 1 {
+		crossings = fmt.Sprintf("%d link crossings in a row", b.Trips)
+	}
+	if b.Timeout {
+		return fmt.Sprintf("%s in less than %s ticks", crossings, b.Key)
+	}
+	return fmt.Sprintf("%s within %s ticks", crossings, b.Key)
+}
+
+// Holds reports whether links whose latency is at most maxLatency ticks
+// keep the bound with the configuration v.
+func (b LatencyBound) Holds(v Values, maxLatency float64) bool {
+	if b.Key == "" {
+		return true
+	}
+	total, limit := float64(b.Trips)*maxLatency, float64(v.Int(b.Key))
+	if b.Timeout {
+		return total < limit
+	}
+	return total <= limit
+}
+
+// Lines says the model in words, one line per dimension, for dsim list and
+// the reference.
+func (a Assumptions) Lines() []string {
+	yes := func(b bool, ok, not string) string {
+		if b {
+			return ok
+		}
+		return not
+	}
+	latency := "none (any finite latency)"
+	if a.Latency.Key != "" {
+		latency = a.Latency.String()
+	}
+	return []string{
+		"links: " + yes(a.FIFO, "FIFO", "any order"),
+		"message loss: " + yes(a.Loss, "tolerated", "not tolerated"),
+		"duplication: " + yes(a.Duplication, "tolerated", "not tolerated"),
+		"partitions: " + yes(a.Partitions, "tolerated", "not tolerated"),
+		"crashes: " + a.Crashes.String(),
+		"latency bound: " + latency,
+	}
+}
+
 // Family is the part of the name before the dot.
 func (s *Spec) Family() string {
 	f, _, _ := strings.Cut(s.Name, ".")
@@ -164,6 +267,9 @@ func Register(s Spec) {
 		if _, err := p.coerce(p.Default); err != nil {
 			panic(fmt.Sprintf("algo: %s: bad default: %v", s.Name, err))
 		}
+	}
+	if b := s.Assumptions.Latency; b.Key != "" && (b.Trips < 1 || s.param(b.Key) == nil || s.param(b.Key).Type != Int) {
+		panic(fmt.Sprintf("algo: %s: latency bound %q is not an int config key, or Trips < 1", s.Name, b.Key))
 	}
 	registry[s.Name] = &s
 }

@@ -89,6 +89,9 @@ func init() {
 		Summary:     "test-only: pings round a ring",
 		Description: "Used by the core/script tests.",
 		Topology:    "ring",
+		// Every fault, so that the tests of faults see no warning; those of
+		// the warnings use the registered algorithms.
+		Assumptions: algo.Assumptions{Loss: true, Duplication: true, Partitions: true, Crashes: algo.CrashRecovery},
 		Config: []algo.Param{
 			{Name: "hops", Type: algo.Int, Default: 1, Doc: "hops of a ping", Min: 0, Max: 1000},
 			{Name: "every", Type: algo.Int, Default: 10, Doc: "tick period"},

@@ -60,7 +60,7 @@ var eventFields = []eventField{
 	{"value", "new value (nil when cleared)", types(trace.State), func(r *runner, e *trace.Event) lua.LValue { return r.toLua(e.New) }},
 	{"name", "command name (as in the JSONL trace)", types(trace.Command), func(_ *runner, e *trace.Event) lua.LValue { return lua.LString(e.Kind) }},
 	{"args", "command arguments as text (as in the JSONL trace)", types(trace.Command), func(_ *runner, e *trace.Event) lua.LValue { return lua.LString(e.Text) }},
-	{"text", "log line, check message, partition or heal description, command arguments", types(trace.Log, trace.Check, trace.Partition, trace.Heal, trace.Command), func(_ *runner, e *trace.Event) lua.LValue { return lua.LString(e.Text) }},
+	{"text", "log line, check message, partition or heal description, command arguments, warning", types(trace.Log, trace.Check, trace.Partition, trace.Heal, trace.Command, trace.Warning), func(_ *runner, e *trace.Event) lua.LValue { return lua.LString(e.Text) }},
 	{"pass", "check outcome", types(trace.Check), func(_ *runner, e *trace.Event) lua.LValue { return lua.LBool(e.Pass) }},
 	{"line", "script line of a log, check or command the script made; absent otherwise", anyType, func(_ *runner, e *trace.Event) lua.LValue {
 		if e.Line <= 0 {

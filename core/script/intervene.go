@@ -114,11 +114,11 @@ func (r *runner) schedule(w *world, iv intervention) error {
 		var err error
 		switch iv.what {
 		case "crash":
-			err = w.s.Crash(iv.a)
+			err = w.crash(iv.a, iv.line)
 		case "recover":
-			err = w.s.Recover(iv.a)
+			err = w.recover(iv.a, iv.line)
 		case "cut":
-			err = w.s.Cut(iv.a, iv.b)
+			err = w.split(w.s.Cut(iv.a, iv.b), iv.line, fmt.Sprintf("the link %d-%d is cut", iv.a, iv.b))
 		}
 		if err != nil {
 			r.fail(&Error{File: r.name, Line: iv.line, Msg: fmt.Sprintf("sim.intervene: at t=%d: %v", iv.at, err)})

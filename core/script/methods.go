@@ -58,8 +58,14 @@ var nodeMethods = []entry[node]{
 	{"get", "(key)", "value or nil", "One observable state value.", nGet},
 	{"state", "()", "table", "The observable state, key -> value.", func(n node, L *lua.LState) int { L.Push(n.w.stateTable(n.id)); return 1 }},
 	{"command", "(name[, args])", "", "As w:command(id, name, args).", func(n node, L *lua.LState) int { n.w.command(L, "node:command", n.id, 1); return 0 }},
-	{"crash", "()", "", "As w:crash(id).", func(n node, L *lua.LState) int { n.w.check(L, "node:crash", n.w.s.Crash(n.id)); return 0 }},
-	{"recover", "()", "", "As w:recover(id).", func(n node, L *lua.LState) int { n.w.check(L, "node:recover", n.w.s.Recover(n.id)); return 0 }},
+	{"crash", "()", "", "As w:crash(id).", func(n node, L *lua.LState) int {
+		n.w.check(L, "node:crash", n.w.crash(n.id, n.w.r.currentLine(L, 0)))
+		return 0
+	}},
+	{"recover", "()", "", "As w:recover(id).", func(n node, L *lua.LState) int {
+		n.w.check(L, "node:recover", n.w.recover(n.id, n.w.r.currentLine(L, 0)))
+		return 0
+	}},
 	{"clock", "()", "integer", "The process's local clock reading.", func(n node, L *lua.LState) int {
 		t, err := n.w.s.LocalTime(n.id)
 		n.w.check(L, "node:clock", err)
@@ -311,12 +317,12 @@ func wStop(w *world, L *lua.LState) int {
 }
 
 func wCrash(w *world, L *lua.LState) int {
-	w.check(L, "w:crash", w.s.Crash(w.id(L, 2, "w:crash", "id")))
+	w.check(L, "w:crash", w.crash(w.id(L, 2, "w:crash", "id"), w.r.currentLine(L, 0)))
 	return 0
 }
 
 func wRecover(w *world, L *lua.LState) int {
-	w.check(L, "w:recover", w.s.Recover(w.id(L, 2, "w:recover", "id")))
+	w.check(L, "w:recover", w.recover(w.id(L, 2, "w:recover", "id"), w.r.currentLine(L, 0)))
 	return 0
 }
 
@@ -333,7 +339,7 @@ func wPartition(w *world, L *lua.LState) int {
 	if w.r.budget.charge(elementCost*int64(work), "in w:partition"); w.r.fatal != nil {
 		return 0 // the guard raises it
 	}
-	w.check(L, "w:partition", w.s.Partition(groups))
+	w.check(L, "w:partition", w.split(w.s.Partition(groups), w.r.currentLine(L, 0), "the network is partitioned"))
 	return 0
 }
 
@@ -343,7 +349,8 @@ func wHeal(w *world, L *lua.LState) int {
 }
 
 func wCut(w *world, L *lua.LState) int {
-	w.check(L, "w:cut", w.s.Cut(w.id(L, 2, "w:cut", "a"), w.id(L, 3, "w:cut", "b")))
+	a, b := w.id(L, 2, "w:cut", "a"), w.id(L, 3, "w:cut", "b")
+	w.check(L, "w:cut", w.split(w.s.Cut(a, b), w.r.currentLine(L, 0), fmt.Sprintf("the link %d-%d is cut", a, b)))
 	return 0
 }
 
@@ -391,7 +398,9 @@ func wLink(w *world, L *lua.LState) int {
 	for _, p := range pairs {
 		cur, err := w.s.Link(p[0], p[1])
 		w.check(L, "w:link", err)
-		w.check(L, "w:link", w.s.SetLink(p[0], p[1], applyLink(L, "w:link", cur, t, keys)))
+		l := applyLink(L, "w:link", cur, t, keys)
+		w.check(L, "w:link", w.s.SetLink(p[0], p[1], l))
+		w.checkLink(l, w.r.currentLine(L, 0), fmt.Sprintf("the link %d->%d", p[0], p[1]))
 	}
 	return 0
 }
@@ -401,6 +410,7 @@ func wNetwork(w *world, L *lua.LState) int {
 	l := applyLink(L, "w:network", w.link, t, keys)
 	w.check(L, "w:network", w.s.SetDefaultLink(l))
 	w.link = l
+	w.checkLink(l, w.r.currentLine(L, 0), "the links")
 	return 0
 }
 

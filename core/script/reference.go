@@ -118,6 +118,11 @@ func algorithmDoc(b *strings.Builder, s *algo.Spec) {
 	if s.Topology != "" {
 		p("Default topology: `%s`.\n\n", s.Topology)
 	}
+	p("Assumes (a world outside them warns, once per kind):\n\n")
+	for _, l := range s.Assumptions.Lines() {
+		p("- %s\n", l)
+	}
+	p("\n")
 	if len(s.Config) > 0 {
 		p("| config | type | default | range | meaning |\n| --- | --- | --- | --- | --- |\n")
 		for _, c := range s.Config {

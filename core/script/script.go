@@ -67,6 +67,9 @@ type Result struct {
 	Worlds []trace.World // every world's header and recorded events (in Rec), in creation order
 	Checks []Check       // every expect(), in order, then every world's properties
 	Notes  []string      // run limits that were hit, e.g. "world 1: stopped by the event limit ..."
+	// Warnings are the worlds' departures from their algorithms'
+	// assumptions, in the order they happened.
+	Warnings []Warning
 }
 
 // Error is a script error at a line of the script.
@@ -141,9 +144,11 @@ type runner struct {
 	worlds []*world
 	checks []Check
 	notes  []string
-	seen   uint64 // events observed by every world so far, for Options.Progress
-	output uint64 // bytes of output so far (see countOutput)
-	held   uint64 // the estimates of every world built (see admit)
+	// warnings are every world's, as Result.Warnings.
+	warnings []Warning
+	seen     uint64 // events observed by every world so far, for Options.Progress
+	output   uint64 // bytes of output so far (see countOutput)
+	held     uint64 // the estimates of every world built (see admit)
 
 	// fatal is an error that ends the script whatever it does: an error
 	// escaping a hook or callback, a panic in Go code, the budget or the
@@ -224,7 +229,7 @@ func (r *runner) exec(src []byte) error {
 }
 
 func (r *runner) result() *Result {
-	res := &Result{Checks: r.checks, Notes: r.notes}
+	res := &Result{Checks: r.checks, Notes: r.notes, Warnings: r.warnings}
 	for _, w := range r.worlds {
 		tw := trace.World{Header: w.header, Rec: w.rec}
 		res.Worlds = append(res.Worlds, tw)

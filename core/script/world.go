@@ -21,6 +21,7 @@ type world struct {
 	r      *runner
 	index  int // 1-based
 	spec   *algo.Spec
+	config algo.Values // the algorithm's resolved configuration
 	s      *sim.Sim
 	link   sim.Link         // the network's default link, as w:network last set it
 	rec    *trace.Recording // nil: no trace
@@ -46,6 +47,7 @@ type world struct {
 	seqOut   *uint64 // receives the seq of the next event observed
 	cmdLine  int     // script line of the w:command in progress
 	recorded int     // events recorded since the last memory check
+	warned   uint8   // the breaches of the assumptions warned of, by bit
 	// texts is the bytes of text (log lines, check messages, command
 	// arguments, partitions) recorded since the last memory check.
 	texts int
@@ -354,7 +356,7 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &world{r: r, index: len(r.worlds) + 1, spec: spec, s: s, link: c.link, props: props, line: r.currentLine(r.L, 0)}
+	w := &world{r: r, index: len(r.worlds) + 1, spec: spec, config: values, s: s, link: c.link, props: props, line: r.currentLine(r.L, 0)}
 	w.header = trace.Header{
 		Schema: trace.Schema, World: w.index, Algorithm: spec.Name, Seed: seed,
 		Topology: g.Kind, IDs: make([]int, len(g.IDs)), Arity: g.Arity, Cols: g.Cols,
@@ -401,6 +403,9 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	if err := r.intervene(w); err != nil {
 		return nil, err
 	}
+	// Once the world is sure to exist, and after its observers, so that a
+	// traced world records the warning.
+	w.checkLink(c.link, w.line, "the links")
 	r.worlds = append(r.worlds, w)
 	r.held = addSat(r.held, estimate)
 	// The guard looks at once: the world was built in Go, with no Lua

@@ -83,6 +83,22 @@ func (d Dist) constant() bool {
 	return d.Kind == Constant || (d.Kind == Uniform && d.A == d.B)
 }
 
+// Max is the longest latency a draw can give, in ticks: +Inf for an
+// exponential of positive mean, which has no bound.
+func (d Dist) Max() float64 {
+	switch d.Kind {
+	case Uniform:
+		return math.Floor(max(d.A, d.B))
+	case Exponential:
+		if d.B > 0 {
+			return math.Inf(1)
+		}
+	case Pareto:
+		return math.Floor(1000 * d.A)
+	}
+	return math.Floor(d.A)
+}
+
 func (d Dist) draw(r *rand.Rand) Time {
 	switch d.Kind {
 	case Constant:

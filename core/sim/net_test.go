@@ -202,6 +202,28 @@ func TestLatencyDistributions(t *testing.T) {
 	})
 }
 
+// Max bounds every draw, and is reached where the distribution has an end.
+func TestDistMax(t *testing.T) {
+	for _, c := range []struct {
+		d    Dist
+		want float64
+	}{
+		{Dist{Kind: Constant, A: 4}, 4},
+		{Dist{Kind: Uniform, A: 3, B: 7}, 7},
+		{Dist{Kind: Exponential, A: 2, B: 10}, math.Inf(1)},
+		{Dist{Kind: Exponential, A: 2}, 2},
+		{Dist{Kind: Pareto, A: 5, B: 1.5}, 5000},
+	} {
+		if got := c.d.Max(); got != c.want {
+			t.Errorf("%s: Max %g, want %g", c.d, got, c.want)
+		}
+		_, hi, _ := stats(delays(stream(t, Link{Latency: c.d}, 2000, 1)))
+		if float64(hi) > c.d.Max() || (c.d.Kind != Exponential && c.d.Kind != Pareto && float64(hi) != c.d.Max()) {
+			t.Errorf("%s: a draw of %d, Max %g", c.d, hi, c.d.Max())
+		}
+	}
+}
+
 func TestDistValidate(t *testing.T) {
 	bad := []Dist{
 		{Kind: Constant, A: -1},

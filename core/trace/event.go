@@ -29,13 +29,14 @@ const (
 	Trust                     // the failure detector stopped suspecting a node
 	Partition                 // the network was partitioned or a link cut
 	Heal                      // a partition or cut link was healed
+	Warning                   // the run left its algorithm's assumptions (Text says how)
 )
 
 var typeNames = [...]string{
 	Send: "send", Deliver: "deliver", Drop: "drop", Timer: "timer",
 	Crash: "crash", Recover: "recover", State: "state", Log: "log",
 	Command: "command", Check: "check", Suspect: "suspect", Trust: "trust",
-	Partition: "partition", Heal: "heal",
+	Partition: "partition", Heal: "heal", Warning: "warning",
 }
 
 func (t Type) String() string {
@@ -65,7 +66,7 @@ func Types() []Type {
 }
 
 // NoNode marks an event that belongs to no process (a scenario log line, a
-// check, a partition).
+// check, a partition, a warning).
 const NoNode = -1 << 31
 
 // Event is one recorded happening. Only the fields that belong to its Type
@@ -90,7 +91,7 @@ type Event struct {
 	Key    string // state key
 	Old    any    // state: previous value (nil when unset)
 	New    any    // state: new value (nil when cleared)
-	Text   string // log line, check message, command arguments
+	Text   string // log line, check message, command arguments, warning
 	Pass   bool   // check outcome
 	Local  int64  // the node's local clock reading, where the event has a node
 	Line   int    // script line for log, check and command events (0 if none)

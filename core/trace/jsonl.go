@@ -119,7 +119,7 @@ func AppendJSONL(b []byte, e *Event) []byte {
 		b = AppendJSON(b, e.Old)
 		b = append(b, `,"value":`...)
 		b = AppendJSON(b, e.New)
-	case Log, Partition, Heal:
+	case Log, Partition, Heal, Warning:
 		b = append(b, `,"text":`...)
 		b = AppendString(b, e.Text)
 	case Command:
@@ -283,7 +283,7 @@ func ReadJSONL(r io.Reader) ([]World, error) {
 			e.Tag = l.Tag
 		case State:
 			e.Key, e.Old, e.New = l.Key, raw(l.Old), raw(l.Value)
-		case Log, Partition, Heal:
+		case Log, Partition, Heal, Warning:
 			e.Text = l.Text
 		case Command:
 			e.Kind, e.Text = l.Name, l.Args

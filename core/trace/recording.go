@@ -17,7 +17,7 @@ type Recording struct {
 	names  []string         // kinds, tags, keys, drop reasons, command names
 	nameIx map[string]int32 // names' indexes
 	recent [4]int32         // names looked up last, tried before the map
-	texts  []string         // log lines, check messages, command arguments, partitions
+	texts  []string         // log lines, check messages, command arguments, partitions, warnings
 	n      int
 }
 
@@ -68,7 +68,7 @@ func (l *Recording) Append(e *Event) {
 	case Command:
 		rec.name = l.intern(e.Kind)
 		rec.text = l.addText(e.Text)
-	case Log, Check, Partition, Heal:
+	case Log, Check, Partition, Heal, Warning:
 		rec.text = l.addText(e.Text)
 	}
 	l.n++
@@ -129,7 +129,7 @@ func (l *Recording) fill(rec *logRecord, e *Event) {
 		e.Key, e.New, e.Old = l.names[rec.name], l.val(rec.val), l.val(rec.val+1)
 	case Command:
 		e.Kind, e.Text = l.names[rec.name], l.texts[rec.text]
-	case Log, Check, Partition, Heal:
+	case Log, Check, Partition, Heal, Warning:
 		e.Text = l.texts[rec.text]
 	}
 }

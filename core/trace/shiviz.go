@@ -15,8 +15,9 @@ import (
 // The clock is a vector clock: a process's own entry steps by exactly one
 // per event of that process (sends, deliveries and local events alike), and
 // a delivery first merges the clock the message was sent with. Events that
-// belong to no process (scenario logs, checks, partitions) have no place on
-// a ShiViz timeline and are left out.
+// belong to no process (scenario logs, checks, partitions, warnings) have no
+// place on a ShiViz timeline and are left out: the text and JSONL forms
+// keep them.
 const (
 	ShiVizRegex     = `(?<host>\S*) (?<clock>{.*})\n(?<event>.*)`
 	ShiVizDelimiter = `^=== (?<trace>.*) ===$`

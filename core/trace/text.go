@@ -71,7 +71,7 @@ func appendTextBody(b []byte, e *Event) []byte {
 		b = AppendJSON(b, e.Old)
 		b = append(b, " -> "...)
 		b = AppendJSON(b, e.New)
-	case Log, Partition, Heal:
+	case Log, Partition, Heal, Warning:
 		b = append(b, ' ')
 		b = appendPlain(b, e.Text)
 	case Command:

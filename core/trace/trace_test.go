@@ -44,6 +44,7 @@ func sample() World {
 			{T: 23, Seq: 14, Type: Trust, Node: 0, Local: 23},
 			{T: 24, Seq: 15, Type: Partition, Node: NoNode, Text: "[3,5] | [0]"},
 			{T: 25, Seq: 16, Type: Heal, Node: NoNode, Text: "all"},
+			{T: 25, Seq: 17, Type: Warning, Node: NoNode, Text: "mutex.lamport assumes FIFO links"},
 		},
 	}
 }
@@ -120,6 +121,7 @@ t=22     P0 suspect
 t=23     P0 trust
 t=24     partition [3,5] | [0]
 t=25     heal all
+t=25     warning mutex.lamport assumes FIFO links
 `
 	if b.String() != want {
 		t.Fatalf("text form:\n%s\nwant:\n%s", b.String(), want)

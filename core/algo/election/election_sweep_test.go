@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,10 +22,10 @@ var (
 )
 
 // TestSweep runs every election algorithm under random latencies, random
-// crashes and recoveries and random elect commands, and checks at the end,
-// once the faults are over and the run has settled, that exactly one live
-// process is the leader, that it is the highest live id, and that every
-// live process follows it. The ring algorithms must also go quiet: no
+// elect commands and, within its assumptions, random crashes, recoveries
+// and healed partitions, and checks at the end, once the faults are over
+// and the run has settled, that exactly one live process is the leader,
+// that it is the highest live id, and that every live process follows it. The ring algorithms must also go quiet: no
 // message may circle for ever. A failure names the seed; -seed replays it
 // and prints the trace.
 func TestSweep(t *testing.T) {
@@ -62,9 +63,10 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 	r := sim.Stream(seed, "sweep", 0)
 	n := 3 + r.IntN(8)
 	maxLat := 1 + r.IntN(10)
-	// Half the worlds reorder messages; the active-list algorithm needs FIFO
-	// links, since it sends elect(i) "followed by" elect(j).
-	fifo := r.IntN(2) == 0 || spec.Name == "election.activelist"
+	// Half the worlds reorder messages, unless the algorithm needs FIFO
+	// links.
+	a := spec.Assumptions
+	fifo := r.IntN(2) == 0 || a.FIFO
 	link := sim.Link{Latency: sim.Dist{Kind: sim.Uniform, A: 1, B: float64(maxLat)}, FIFO: fifo}
 	detect := sim.Duration(1 + r.IntN(20))
 
@@ -74,20 +76,27 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 	}
 	ids := g.IDs
 	cfg := map[string]any{}
-	if spec.Name == "election.bully" {
-		T := 2*maxLat + 1
-		cfg["T"], cfg["T2"], cfg["probe"] = T, T+3*maxLat, 4*T
-	} else {
-		cfg["hop"] = maxLat
-		// The variants and switches, drawn from a stream of their own so
-		// that the worlds above stay those of every seed.
-		v := sim.Stream(seed, "sweep-variant", 0)
-		cfg["watch_all"] = v.IntN(2) == 0
-		switch spec.Name {
-		case "election.changroberts":
-			cfg["optimize"] = v.IntN(2) == 0
-		case "election.activelist":
-			cfg["inquiry"], cfg["elected"] = v.IntN(3) > 0, v.IntN(2) == 0
+	algotest.Assume(a, seed, &link, cfg)
+	// An algorithm that notices a crashed coordinator only by probing it
+	// (the bully) probes every few round trips; it never goes quiet.
+	probes := hasKey(spec, "probe")
+	if probes {
+		cfg["probe"] = 8 * maxLat
+	}
+	// The variants and switches the algorithm has, drawn from a stream of
+	// their own so that the worlds above stay those of every seed.
+	v := sim.Stream(seed, "sweep-variant", 0)
+	for _, sw := range []struct {
+		key  string
+		draw func() bool
+	}{
+		{"watch_all", func() bool { return v.IntN(2) == 0 }},
+		{"optimize", func() bool { return v.IntN(2) == 0 }},
+		{"inquiry", func() bool { return v.IntN(3) > 0 }},
+		{"elected", func() bool { return v.IntN(2) == 0 }},
+	} {
+		if hasKey(spec, sw.key) {
+			cfg[sw.key] = sw.draw()
 		}
 	}
 	var schedule []string
@@ -120,12 +129,16 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 		s.Observe(rec.Record)
 	}
 
-	// Faults: one to three processes crash at random times, most of them
-	// recover later. A crash that would leave nobody alive is skipped.
+	// Faults, where the algorithm tolerates them: one to three processes
+	// crash at random times, most of them recover later if it tolerates
+	// recovery. A crash that would leave nobody alive is skipped.
 	var last sim.Time
 	for range 1 + r.IntN(3) {
 		id := ids[r.IntN(n)]
 		at := sim.Time(r.IntN(400))
+		if a.Crashes == algo.NoCrashes {
+			continue
+		}
 		s.At(at, func() {
 			if s.Up(id) && len(live(s)) > 1 {
 				_ = s.Crash(id)
@@ -133,7 +146,7 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 		})
 		schedule = append(schedule, fmt.Sprintf("t=%d crash %d", at, id))
 		last = max(last, at)
-		if r.IntN(4) > 0 {
+		if r.IntN(4) > 0 && a.Crashes == algo.CrashRecovery {
 			back := at + 1 + sim.Time(r.IntN(300))
 			s.At(back, func() {
 				if !s.Up(id) {
@@ -144,6 +157,9 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 			last = max(last, back)
 		}
 	}
+	split, healed := algotest.Partition(a, seed, s, ids, 400)
+	schedule = append(schedule, split...)
+	last = max(last, healed)
 	for range r.IntN(3) {
 		electors, electAt = append(electors, ids[r.IntN(n)]), append(electAt, sim.Time(r.IntN(600)))
 	}
@@ -158,18 +174,18 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 	}
 
 	// Settle: the rings must go quiet on their own within a generous bound;
-	// bully probes for ever, so it runs a fixed time after the last fault:
-	// dozens of probe periods.
+	// a prober probes for ever, so it runs a fixed time after the last
+	// fault: dozens of probe periods.
 	settle := last + 20_000
 	var res sim.Result
-	if spec.Name == "election.bully" {
+	if probes {
 		settle = last + 5_000
 		res = s.Run(sim.Until{Time: settle})
 	} else {
 		res = s.Run(sim.Until{Pred: func() bool { return s.Now() > settle }})
 	}
 	if out != nil {
-		fmt.Fprintf(out, "n=%d ids=%v latency=1..%d fifo=%v detect=%d config=%v\n%s\n", n, ids, maxLat, fifo, detect, cfg, strings.Join(schedule, "\n"))
+		fmt.Fprintf(out, "n=%d ids=%v link=%+v detect=%d config=%v\n%s\n", n, ids, link, detect, cfg, strings.Join(schedule, "\n"))
 		for i := range rec.Events {
 			out.Write(trace.AppendText(nil, &rec.Events[i]))
 			out.Write([]byte{'\n'})
@@ -178,13 +194,17 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 	switch {
 	case res.Limited():
 		return fmt.Errorf("run %s", res)
-	case spec.Name != "election.bully" && res.Reason != sim.Quiescent:
+	case !probes && res.Reason != sim.Quiescent:
 		return fmt.Errorf("not quiet %d ticks after the last fault (%s); schedule: %s", settle-last, res, strings.Join(schedule, ", "))
 	}
 	if err := algotest.Agreed(s, algotest.HighestLive(s)); err != nil {
 		return fmt.Errorf("%v; schedule: %s", err, strings.Join(schedule, ", "))
 	}
 	return nil
+}
+
+func hasKey(spec *algo.Spec, key string) bool {
+	return slices.ContainsFunc(spec.Config, func(p algo.Param) bool { return p.Name == key })
 }
 
 func live(s *sim.Sim) []sim.NodeID {

@@ -9,6 +9,7 @@ import (
 
 	"dsim/core/algo"
 	_ "dsim/core/algo/all"
+	"dsim/core/algo/internal/algotest"
 	"dsim/core/algo/mutex"
 	"dsim/core/check"
 	"dsim/core/sim"
@@ -16,10 +17,11 @@ import (
 )
 
 // The seed sweep runs every registered mutual exclusion algorithm under
-// random workloads, latencies and, for the algorithms that tolerate them,
-// crashes and recoveries, and judges every run with core/check: safety at
-// every event, liveness at the end, ordering where the algorithm declares
-// it. A failure prints the seed; replay it with
+// random workloads and latencies and, within each algorithm's declared
+// assumptions (algo.Assumptions), links that reorder, lose or duplicate
+// messages, crashes, recoveries and healed partitions, and judges every run with core/check:
+// safety at every event, liveness at the end, ordering where the algorithm
+// declares it. A failure prints the seed; replay it with
 //
 //	go test ./core/algo/mutex -run 'TestSweep/mutex.lamport$' -sweep.seed=N -v
 
@@ -28,34 +30,13 @@ var (
 	sweepSeeds = flag.Int("sweep.seeds", 1000, "seeds per algorithm in the mutex sweep")
 )
 
-// sweepRow is what an algorithm's Description says of its assumptions.
-type sweepRow struct {
-	fifo    bool // needs FIFO links
-	crashes bool // tolerates crashes and recoveries of any process
-}
-
-// sweepRows has one row per algorithm. An algorithm without a row is
-// swept on FIFO links without crashes, the assumptions every algorithm
-// meets, and the test says so.
-var sweepRows = map[string]sweepRow{
-	"mutex.central":         {fifo: true, crashes: true}, // "Needs reliable FIFO links"; coordinator crashes via bully, client crashes, recovery
-	"mutex.lamport":         {fifo: true},                // "Requires FIFO channels"; crashes not tolerated
-	"mutex.maekawa":         {},                          // "any delivery order"; crashes not tolerated
-	"mutex.raymond":         {},                          // "No FIFO links needed"; failures not tolerated
-	"mutex.ricartagrawala":  {},                          // "any delivery order"; crashes not tolerated
-	"mutex.ricartagrawala2": {},                          // "no FIFO links needed"; only non-holder crashes suspected in time, not recovery
-	"mutex.singhal":         {},                          // "any delivery order"; crashes not tolerated
-	"mutex.singhaltoken":    {},                          // "any delivery order (no FIFO needed)"; crashes not tolerated
-	"mutex.suzukikasami":    {},                          // "no FIFO links needed"; only non-holder crashes suspected in time, not recovery
-	"mutex.tokenring":       {crashes: true},             // "FIFO links are not needed"; "crashes of any processes, the holder included, recoveries"
-}
-
 // sweepCase is one random run.
 type sweepCase struct {
 	seed    uint64
 	n       int
 	link    sim.Link
-	rate    float64 // requests per tick per process
+	config  map[string]any // the latency bound's key, where the algorithm has one
+	rate    float64        // requests per tick per process
 	until   sim.Time
 	crashes []sweepCrash
 }
@@ -75,15 +56,17 @@ func (c sweepCase) String() string {
 		}
 		cr = append(cr, s)
 	}
-	return fmt.Sprintf("seed %d: n=%d latency=%s fifo=%v rate=%g until=%d crashes=[%s]",
-		c.seed, c.n, c.link.Latency, c.link.FIFO, c.rate, c.until, strings.Join(cr, " "))
+	return fmt.Sprintf("seed %d: n=%d latency=%s fifo=%v loss=%g dup=%g config=%v rate=%g until=%d crashes=[%s]",
+		c.seed, c.n, c.link.Latency, c.link.FIFO, c.link.Loss, c.link.Dup, c.config, c.rate, c.until, strings.Join(cr, " "))
 }
 
-func newSweepCase(seed uint64, row sweepRow) sweepCase {
+func newSweepCase(seed uint64, a algo.Assumptions) sweepCase {
 	r := sim.Stream(seed, "mutex-sweep", 0)
-	c := sweepCase{seed: seed, n: 2 + r.IntN(9), until: sim.Time(100 + r.IntN(300))}
-	c.link = sim.Link{FIFO: row.fifo || r.IntN(2) == 0}
-	if r.IntN(4) == 0 {
+	c := sweepCase{seed: seed, n: 2 + r.IntN(9), until: sim.Time(100 + r.IntN(300)), config: map[string]any{}}
+	c.link = sim.Link{FIFO: a.FIFO || r.IntN(2) == 0}
+	// An exponential latency has no bound, which an algorithm with a
+	// latency bound does not tolerate.
+	if r.IntN(4) == 0 && a.Latency.Key == "" {
 		c.link.Latency = sim.Dist{Kind: sim.Exponential, A: 1, B: float64(1 + r.IntN(4))}
 	} else {
 		c.link.Latency = sim.Dist{Kind: sim.Uniform, A: 1, B: float64(1 + r.IntN(8))}
@@ -91,21 +74,22 @@ func newSweepCase(seed uint64, row sweepRow) sweepCase {
 	// From a request every few hundred ticks (no contention) to one every
 	// few ticks across the system (a queue at every exit).
 	c.rate = []float64{0.002, 0.01, 0.03, 0.1}[r.IntN(4)]
-	if row.crashes {
+	if a.Crashes > algo.NoCrashes {
 		for range r.IntN(4) {
 			x := sweepCrash{id: r.IntN(c.n), at: sim.Time(r.IntN(int(c.until)))}
-			if x.recovers = r.IntN(2) == 0; x.recovers {
+			if x.recovers = r.IntN(2) == 0 && a.Crashes == algo.CrashRecovery; x.recovers {
 				x.back = x.at + sim.Time(5+r.IntN(100))
 			}
 			c.crashes = append(c.crashes, x)
 		}
 	}
+	algotest.Assume(a, seed, &c.link, c.config)
 	return c
 }
 
 // sweepOne runs one case and returns what went wrong ("" if nothing).
 func sweepOne(t *testing.T, spec *algo.Spec, c sweepCase) string {
-	vals, err := spec.Resolve(nil)
+	vals, err := spec.Resolve(c.config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,11 +150,14 @@ func sweepOne(t *testing.T, spec *algo.Spec, c sweepCase) string {
 			}
 		})
 	}
+	// A partition during the workload, healed later, where the algorithm
+	// tolerates partitions.
+	split, healed := algotest.Partition(spec.Assumptions, c.seed, s, ids, int(c.until))
 	// Token algorithms that circulate while idle never go quiet: after the
-	// workload and the last recovery, run in steps until every request is
-	// served or a bound is reached (an overloaded run needs thousands of
-	// ticks to drain its backlogs).
-	for end := c.until + 200; ; end += 500 {
+	// workload, the last recovery and the heal, run in steps until every
+	// request is served or a bound is reached (an overloaded run needs
+	// thousands of ticks to drain its backlogs).
+	for end := max(c.until, healed) + 200; ; end += 500 {
 		res := s.Run(sim.Until{Time: end})
 		if res.Limited() {
 			fail("run %s", res)
@@ -196,6 +183,9 @@ func sweepOne(t *testing.T, spec *algo.Spec, c sweepCase) string {
 	if costs := mon.Costs(); costs.Requests == 0 && len(problems) == 0 && c.rate*float64(c.until)*float64(c.n) > 20 {
 		fail("no request was made (%s)", costs)
 	}
+	if len(problems) > 0 && len(split) > 0 {
+		problems = append(problems, "partition: "+strings.Join(split, ", "))
+	}
 	return strings.Join(problems, "; ")
 }
 
@@ -206,14 +196,7 @@ func TestSweep(t *testing.T) {
 			continue
 		}
 		found = true
-		row, known := sweepRows[spec.Name]
-		if !known {
-			row = sweepRow{fifo: true}
-		}
 		t.Run(spec.Name, func(t *testing.T) {
-			if !known {
-				t.Logf("%s has no row in sweepRows: swept on FIFO links without crashes", spec.Name)
-			}
 			seeds := []uint64{*sweepSeed}
 			if *sweepSeed == 0 {
 				seeds = seeds[:0]
@@ -227,7 +210,7 @@ func TestSweep(t *testing.T) {
 			}
 			failed := 0
 			for _, seed := range seeds {
-				c := newSweepCase(seed, row)
+				c := newSweepCase(seed, spec.Assumptions)
 				if msg := sweepOne(t, spec, c); msg != "" {
 					t.Errorf("%s %s: %s\nreplay: go test ./core/algo/mutex -run 'TestSweep/%s$' -sweep.seed=%d -v",
 						spec.Name, c, msg, spec.Name, seed)

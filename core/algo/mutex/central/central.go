@@ -114,6 +114,9 @@ Rules: a process sends REQUEST to the coordinator and waits for GRANTED; after i
 Where the text is silent: the coordinator at boot is config coordinator (default the highest id; when every id is negative, which the election layer cannot be told, the processes elect one at boot). A process whose detector suspects the coordinator calls an election; every process reports to the announced coordinator (REQUEST again, HELD from the critical section, IDLE otherwise), and a new coordinator grants nothing until every process it does not suspect has reported (state recovering), so a holder is never overlooked. A suspected client leaves the queue, and a critical section it held is freed; the coordinator grants nothing to a suspected process and checks one it has queued, or takes for the holder, every election_T ticks with QUERY. Messages carry request and grant numbers (seq) so that stale ones are ignored; a message from the process itself (only a hand-made one can be) is ignored.
 Failures: tolerates crashes and recoveries of the coordinator and of clients. Needs reliable FIFO links (a report must not overtake an earlier REQUEST or RELEASE), a perfect failure detector, the bully's synchrony (election_T at least a round trip) and at most one request per tick per process (request numbers follow the local clock).`,
 		Topology: "complete",
+		Assumptions: algo.Assumptions{
+			FIFO: true, Crashes: algo.CrashRecovery, Latency: algo.LatencyBound{Key: "election_T", Trips: 2, Timeout: true},
+		},
 		Config: append([]algo.Param{
 			{Name: "coordinator", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the coordinator at boot, known to every process (-1: the highest id)"},
 			{Name: "denied", Type: algo.Bool, Default: true, Doc: `answer a request that has to wait with DENIED, as the notes' pseudo code does: 4 messages for a contended entry (false: the notes' prose, "request, OK, release", no DENIED: 3 messages for every entry)`},

@@ -49,7 +49,10 @@ func init() {
 Rules: to request, i sends a timestamped REQUEST(ts_i, i) to every other process and puts (ts_i, i) in its own queue. A process j receiving REQUEST(ts_i, i) puts it in q_j and sends a timestamped REPLY to i. i enters the critical section when (ts_i, i) is at the head of its own queue and it has received a message (any message: REQUEST, REPLY or RELEASE) with a timestamp larger than (ts_i, i) from every other process. To release, i removes its request from its own queue and sends a timestamped RELEASE to every other process; a process receiving it removes i's request from its queue. Every message carries the sender's Lamport clock (ticked before each send; a REQUEST or RELEASE to all is one event with one timestamp), and every receipt advances the receiver's clock past it. Cost: 3(n-1) messages per entry; requests are granted in (timestamp, id) order.
 Where the text is silent: "larger than (ts_i, i)" compares (timestamp, id) pairs, so a message stamped ts_i from a higher id counts; a RELEASE removes the sender's oldest entry; a REQUEST whose stamp is in the queue already (a duplicate) is answered but not queued again, and a message from the process itself (only a hand-made one can be) is ignored; a REPLY is sent whatever the receiver's own state; req_ts is the request's timestamp and queue the ids in queue order.
 Assumptions: a complete graph and FIFO, reliable links ("Requires FIFO channels"): on links that reorder, a REPLY can overtake the REQUEST sent before it and two processes enter together (scenario mutex/lamport-no-fifo). Crashes are not tolerated: a crashed process never replies, so every later request waits forever, and a recovered process starts with an empty queue and a fresh clock.`,
-		Topology:   "complete",
+		Topology: "complete",
+		Assumptions: algo.Assumptions{
+			FIFO: true, Crashes: algo.NoCrashes,
+		},
 		Commands:   mutex.Commands,
 		State:      append(slices.Clone(mutex.StateKeys), mutex.StampKey, algo.StateKey{Key: keyQueue, Doc: "the ids of the requests in this process's queue, head first (set when it changes)"}),
 		Messages:   []proc.Message{Request{}, Reply{}, Release{}},

@@ -112,6 +112,9 @@ Rules: quorums are the rows and columns of a grid of ceil(sqrt(n)) columns fille
 Where the text is silent: a waiting request overtaken in an arbiter's queue by a higher-priority one is sent FAILED then (implicit in the paper); every message names the timestamp of its request and one about another request is ignored (logged), as are a REQUEST an arbiter holds already (a duplicate: its vote, or queued) and a message from the process itself (only a hand-made one can be); an INQUIRE that arrives before its LOCKED waits for it. voted_for shows whose request holds an arbiter's vote.
 Failures: reliable links, any delivery order (no FIFO needed). Crashes are not tolerated: a crashed arbiter or requester blocks every quorum containing it, and a recovered process has forgotten its queue and votes.`,
 		Topology: "complete",
+		Assumptions: algo.Assumptions{
+			Crashes: algo.NoCrashes,
+		},
 		Config: []algo.Param{
 			{Name: "variant", Type: algo.Str, Default: Inquiry, Doc: `"inquire" (FAILED, INQUIRE and RELINQUISH: deadlock-free) or "basic" (REQUEST, LOCKED and RELEASE only: can deadlock)`},
 		},

@@ -45,6 +45,9 @@ Every process keeps HOLDER (itself when it has the privilege, else the neighbour
 Messages per entry: a request d tree edges away from the idle privilege costs d REQUEST and d PRIVILEGE, 0 for the holder; O(log n) on average on a balanced tree. On a graph that is not a tree the algorithm runs on the spanning tree INITIALIZE draws (later copies of INITIALIZE are ignored).
 No FIFO links needed: REQUEST only enqueues and ASKED stops repeats. Failures are not tolerated beyond a process that nobody needs: a crash of the privilege holder or of a process on the path between a requester and the holder blocks those requests for ever, and the paper's recovery procedure is not implemented (a recovered process knows no HOLDER). Lost or duplicated messages are not tolerated.`,
 		Topology: "tree",
+		Assumptions: algo.Assumptions{
+			Crashes: algo.NoCrashes,
+		},
 		Config:   []algo.Param{mutex.HolderParam},
 		Commands: mutex.Commands,
 		State: append(append([]algo.StateKey{}, mutex.StateKeys...), mutex.TokenKey,

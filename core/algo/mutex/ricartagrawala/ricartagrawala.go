@@ -42,7 +42,10 @@ func init() {
 Rules: to request, i sets WANTED, stamps the request with its Lamport clock and sends REQUEST(ts_i, i) to every other process. A process j receiving it advances its clock past ts_i and sends REPLY if it is neither requesting nor executing the critical section (RELEASED), or if it is requesting (WANTED) and (ts_i, i) is smaller than its own request's (ts_j, j); otherwise (HELD, or WANTED with the smaller request) it defers the request. i enters (HELD) on receiving a REPLY from every other process. To release, i sets RELEASED and sends REPLY to every deferred request, in the order they arrived. Cost: 2(n-1) messages per entry; requests are granted in (timestamp, id) order; FIFO links are not needed.
 Where the text is silent: ties of timestamps are broken by the smaller id (the (timestamp, id) total order); only REQUEST is timestamped, and a REPLY names the timestamp of the request it answers (a REPLY for any other request, a second REPLY from the same process and a message from the process itself, which only duplicated or hand-made messages give, are ignored); req_ts is the request's timestamp and deferred the ids waiting for this process's release.
 Assumptions: a complete graph and reliable links; any delivery order. Crashes are not tolerated: a crashed process never replies, so every later request waits forever, and a recovered process starts with a fresh clock and has forgotten the requests it deferred.`,
-		Topology:   "complete",
+		Topology: "complete",
+		Assumptions: algo.Assumptions{
+			Crashes: algo.NoCrashes,
+		},
 		Commands:   mutex.Commands,
 		State:      append(slices.Clone(mutex.StateKeys), mutex.StampKey, algo.StateKey{Key: keyDeferred, Doc: "the ids of the requests deferred until this process releases, in arrival order (set when it changes)"}),
 		Messages:   []proc.Message{Request{}, Reply{}},

@@ -58,6 +58,9 @@ Rules: each process i keeps a request set R_i (the processes it must ask before 
 Where the text is silent: ties of timestamps go to the smaller id; only REQUEST carries a timestamp (a REPLY answers the single outstanding REQUEST to its sender). request_set and inform_set show the sets in ring order.
 Failures: needs a complete graph and reliable links, any delivery order (no FIFO needed). Crashes are not tolerated: a crashed process never replies, and a recovered process starts from the initial staircase, which no longer matches the others' sets.`,
 		Topology: "complete",
+		Assumptions: algo.Assumptions{
+			Crashes: algo.NoCrashes,
+		},
 		Commands: mutex.Commands,
 		State: append(slices.Clone(mutex.StateKeys), mutex.StampKey,
 			algo.StateKey{Key: keyRequestSet, Doc: "R_i: the processes this one must ask before entering, in ring order (set when it changes)"},

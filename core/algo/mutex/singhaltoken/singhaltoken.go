@@ -73,6 +73,9 @@ Rules: every site i keeps SV_i[j], the state it believes site j is in (R request
 Where the text is silent (the paper leaves the choice of the next holder to its arbitration rules): the TOKEN goes to the first site with SV_i[j] = R in ring order from the successor, passing over a site the failure detector suspects; the first holder is config holder (default the first process in ring order), and the staircase starts from it; a TOKEN reaching a site that does not request (only a hand-made one can) is released at once as above; a second TOKEN reaching a site that holds one (only a duplicated or hand-made one can) is dropped; a REQUEST naming the receiver or no process is ignored. sn shows SN_i[i] and site_state SV_i[i]; the token's maps list only the entries other than N and 0.
 Failures: reliable links, any delivery order (no FIFO needed). Crashes are not tolerated: a crash of the holder loses the token, which nothing regenerates, and a recovered site restarts from the staircase, which no longer matches the others' arrays.`,
 		Topology: "complete",
+		Assumptions: algo.Assumptions{
+			Crashes: algo.NoCrashes,
+		},
 		Config:   []algo.Param{mutex.HolderParam},
 		Commands: mutex.Commands,
 		State: append(append([]algo.StateKey{}, mutex.StateKeys...), mutex.TokenKey,

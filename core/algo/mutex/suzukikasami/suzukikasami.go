@@ -58,7 +58,10 @@ func init() {
 Rules: every process i keeps RN[j], the highest request number heard from each j; the token carries LN[j], the number of j's request served last, and a FIFO queue Q. Requesting: without the token, i increments RN[i] and sends REQUEST(i, RN[i]) to every other process; with the idle token it enters at once. Receiving REQUEST(j, n): RN[j] := max(RN[j], n); a process holding the idle token sends the TOKEN to j if RN[j] = LN[j] + 1. Releasing: LN[i] := RN[i]; every j not in Q with RN[j] = LN[j] + 1 is appended to Q; if Q is not empty the token goes to its head (removed from Q), else the process keeps it. Per entry: n-1 REQUEST and one TOKEN, 0 when the requester holds the token.
 Where the paper leaves a choice: the first holder is config holder (default the first process in ring order); at a release processes join Q in ring order from the successor; a head of Q the failure detector suspects is dropped from Q (its request stays outstanding); a TOKEN reaching a process that does not want it (only a recovered or hand-made one can) is passed on at once as at a release, without touching LN; a second TOKEN reaching a process that holds one (only a duplicated or hand-made one can) is dropped; a REQUEST naming the receiver is ignored, the token is never sent for a REQUEST naming no process, and entries of Q that name no other process or repeat one are dropped (only hand-made messages have them).
 Failures: no FIFO links needed. "The failure of a process, except the one which holds the token, doesn't prevent progress" (the notes, of the similar Ricart-Agrawala second algorithm) holds only when the detector suspects the crashed process before anyone sends it the token; otherwise, as when the holder crashes, the token is lost and (unlike the token ring) not regenerated. Recovery, lost and duplicated messages are not tolerated.`,
-		Topology:   "complete",
+		Topology: "complete",
+		Assumptions: algo.Assumptions{
+			Crashes: algo.NoCrashes,
+		},
 		Config:     []algo.Param{mutex.HolderParam},
 		Commands:   mutex.Commands,
 		State:      append(append([]algo.StateKey{}, mutex.StateKeys...), mutex.TokenKey, algo.StateKey{Key: KeySN, Doc: "RN[i]: the number of this process's latest request (set when it requests)"}),

@@ -110,6 +110,9 @@ Rules: "the token is initially given to one process" (config holder, default the
 Where the text is silent: a request made while holding the idle token enters at once, one made during the critical section waits a round. The successor is the first process the failure detector does not suspect. A process that has seen no token for the timeout (timer "lost", default 3·n·(hop+hold)) calls an election; the winner, if no token reached it meanwhile, makes a token of the next generation and sends it round once as a sweep nobody may use, which retires older tokens ("stale token"); back at a process it passed, it becomes usable.
 Failures: tolerates crashes of any processes, the holder included, recoveries, and lost messages (they cost a regeneration or an election restart, not safety). Assumes a detector that suspects only crashed processes and, with recoveries, messages within hop ticks (a recovered process ignores tokens for hop ticks, timer "rejoin"). Not tolerated: duplicated messages and partitions. FIFO links are not needed.`,
 		Topology: "ring",
+		Assumptions: algo.Assumptions{
+			Loss: true, Crashes: algo.CrashRecovery, Latency: algo.LatencyBound{Key: "hop", Trips: 1},
+		},
 		Config: append([]algo.Param{
 			mutex.HolderParam,
 			{Name: "hold", Type: algo.Int, Default: 0, Min: 0, Max: 1e9, Doc: "ticks a holder that does not want the critical section keeps the token before passing it (0: at once, as the text says; links of latency 0 then need hold > 0)"},
