@@ -6,6 +6,7 @@ import (
 	_ "dsim/core/algo/election/activelist"
 	_ "dsim/core/algo/election/bully"
 	_ "dsim/core/algo/election/changroberts"
+	_ "dsim/core/algo/election/lelann"
 	_ "dsim/core/algo/election/ring"
 	_ "dsim/core/algo/mutex/central"
 	_ "dsim/core/algo/mutex/lamport"
