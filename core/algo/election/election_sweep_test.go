@@ -11,6 +11,7 @@ import (
 	"dsim/core/algo"
 	_ "dsim/core/algo/all"
 	"dsim/core/algo/internal/algotest"
+	"dsim/core/check"
 	"dsim/core/sim"
 	"dsim/core/topo"
 	"dsim/core/trace"
@@ -24,8 +25,9 @@ var (
 // TestSweep runs every election algorithm under random latencies, random
 // elect commands and, within its assumptions, random crashes, recoveries
 // and healed partitions, and checks at the end, once the faults are over
-// and the run has settled, that exactly one live process is the leader,
-// that it is the highest live id, and that every live process follows it. The ring algorithms must also go quiet: no
+// and the run has settled, every property the algorithm promises, with
+// its checker (exactly one live leader, the highest live id, followed by
+// every live process). The ring algorithms must also go quiet: no
 // message may circle for ever. A failure names the seed; -seed replays it
 // and prints the trace.
 func TestSweep(t *testing.T) {
@@ -124,6 +126,10 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 	if err != nil {
 		return err
 	}
+	// The outcome is judged by the checkers of the properties the
+	// algorithm promises, from the events, as a scenario's checks are.
+	mon := check.New()
+	s.Observe(mon.Observe)
 	var rec trace.Recorder
 	if out != nil {
 		s.Observe(rec.Record)
@@ -197,8 +203,14 @@ func sweepOne(spec *algo.Spec, seed uint64, out *os.File) error {
 	case !probes && res.Reason != sim.Quiescent:
 		return fmt.Errorf("not quiet %d ticks after the last fault (%s); schedule: %s", settle-last, res, strings.Join(schedule, ", "))
 	}
-	if err := algotest.Agreed(s, algotest.HighestLive(s)); err != nil {
-		return fmt.Errorf("%v; schedule: %s", err, strings.Join(schedule, ", "))
+	for _, p := range spec.Properties {
+		v, err := mon.Check(string(p), int64(s.Now()))
+		if err != nil {
+			return err
+		}
+		if !v.Pass {
+			return fmt.Errorf("%s; schedule: %s", v.Text, strings.Join(schedule, ", "))
+		}
 	}
 	return nil
 }
