@@ -273,5 +273,5 @@ func (r *runner) holding() string {
 		}
 		pending += w.s.Pending()
 	}
-	return fmt.Sprintf("traces: %d events; pending events: %d; the rest is Lua values", events, pending)
+	return fmt.Sprintf("traces: %d events; pending events: %d; the rest is the processes' state and Lua values", events, pending)
 }

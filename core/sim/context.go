@@ -275,6 +275,7 @@ func (rt *nodeRT) setOther(key string, v any) {
 	}
 	if list {
 		v = cloneValue(v) // the node may change its slice later; history must not
+		s.charge(v)
 	}
 	st.put(i, k, v)
 	if !had {

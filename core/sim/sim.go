@@ -126,9 +126,13 @@ type Sim struct {
 	lastMsg  Message
 	lastKind int32
 	stop     bool
-	kinds    []KindStats
-	reasons  map[string]uint64
-	running  bool
+	// work counts the values of the state lists set; overworked: it
+	// passed the work limit (see workPerEvent), which stops every Run.
+	work       uint64
+	overworked bool
+	kinds      []KindStats
+	reasons    map[string]uint64
+	running    bool
 }
 
 // clock is a process's local clock setting: local = offset + t + floor(t*drift).
@@ -402,7 +406,17 @@ const (
 	Stopped     StopReason = "stopped"     // Stop was called
 	EventLimit  StopReason = "event-limit" // the run's MaxEvents was reached
 	TimeLimit   StopReason = "time-limit"  // the run's MaxTime was reached
+	WorkLimit   StopReason = "work-limit"  // the state lists set took more work than MaxEvents allows
 )
+
+// workPerEvent is how many values of the state lists processes set (each
+// one compared and copied) the run's MaxEvents allows per event. An event
+// costs a few dozen such steps; a process that publishes a list of n ids
+// at every message does n, and with n processes each receiving n messages
+// the run does n³ of them: 8·10⁹ for 2000 processes all requesting under
+// Ricart-Agrawala, minutes of work within an event ceiling meant to bound
+// a run to seconds.
+const workPerEvent = 8
 
 // Until says when a Run should return; zero fields do not constrain.
 type Until struct {
@@ -419,7 +433,9 @@ type Result struct {
 }
 
 // Limited reports a run stopped by a safety limit rather than by its goal.
-func (r Result) Limited() bool { return r.Reason == EventLimit || r.Reason == TimeLimit }
+func (r Result) Limited() bool {
+	return r.Reason == EventLimit || r.Reason == TimeLimit || r.Reason == WorkLimit
+}
 
 func (r Result) String() string {
 	switch r.Reason {
@@ -427,6 +443,8 @@ func (r Result) String() string {
 		return fmt.Sprintf("stopped by the event limit after %d events at t=%d", r.Events, r.Time)
 	case TimeLimit:
 		return fmt.Sprintf("stopped by the time limit at t=%d", r.Time)
+	case WorkLimit:
+		return fmt.Sprintf("stopped by the work limit after %d events at t=%d: the state lists the processes set copied more values than the %d per event the event limit allows", r.Events, r.Time, workPerEvent)
 	}
 	return fmt.Sprintf("%s after %d events at t=%d", r.Reason, r.Events, r.Time)
 }
@@ -459,6 +477,9 @@ func (s *Sim) Run(u Until) Result {
 		maxEvents = s.cfg.MaxEvents
 	}
 	for {
+		if s.overworked {
+			return res(WorkLimit)
+		}
 		if s.stop {
 			return res(Stopped)
 		}

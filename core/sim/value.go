@@ -79,3 +79,17 @@ func cloneValue(v any) any {
 	}
 	return v
 }
+
+// charge counts the values of a state list against the work limit, and
+// stops the run once it is passed (see workPerEvent).
+func (s *Sim) charge(list any) {
+	switch x := list.(type) {
+	case []int:
+		s.work += uint64(len(x))
+	case []NodeID:
+		s.work += uint64(len(x))
+	}
+	if s.cfg.MaxEvents > 0 && s.work > workPerEvent*s.cfg.MaxEvents {
+		s.overworked, s.stop = true, true
+	}
+}

@@ -274,7 +274,7 @@ test("XSS probe: strings from a script are shown as text", async (t) => {
   await page.evaluate(
     (p) =>
       dsimEditor.setText(
-        `local w = sim.world{algorithm = "election.bully", n = 3}\n` +
+        `local w = sim.world{algorithm = "election.bully", n = 3, checks = {}}\n` +
           `log(${JSON.stringify(p)})\n` +
           `print(${JSON.stringify(p)})\n` +
           `w:run()\n` +

@@ -2,6 +2,6 @@
 -- count against the memory budget.
 -- (With the playground's instruction budget and its larger memory, the
 -- instruction budget can run out first.)
--- error: ^at_many\.lua:7: (memory budget of \d+ MiB exceeded: the run holds \d+ MiB \(traces: 0 events; pending events: \d+; the rest is Lua values\)|instruction budget of \d+ exhausted \(endless loop\?\))$
+-- error: ^at_many\.lua:7: (memory budget of \d+ MiB exceeded: the run holds \d+ MiB \(traces: 0 events; pending events: \d+; the rest is the processes' state and Lua values\)|instruction budget of \d+ exhausted \(endless loop\?\))$
 local w = sim.world{algorithm = "election.bully", n = 3}
 for i = 1, 1e7 do w:at(i, function() end) end
