@@ -126,13 +126,13 @@ type Sim struct {
 	lastMsg  Message
 	lastKind int32
 	stop     bool
+	kinds    []KindStats
+	reasons  map[string]uint64
+	running  bool
 	// work counts the values of the state lists set; overworked: it
 	// passed the work limit (see workPerEvent), which stops every Run.
 	work       uint64
 	overworked bool
-	kinds      []KindStats
-	reasons    map[string]uint64
-	running    bool
 }
 
 // clock is a process's local clock setting: local = offset + t + floor(t*drift).
