@@ -130,7 +130,7 @@ type Sim struct {
 	reasons  map[string]uint64
 	running  bool
 	// work counts the values of the state lists set; overworked: it
-	// passed the work limit (see workPerEvent), which stops every Run.
+	// passed the work limit (see WorkPerEvent), which stops every Run.
 	work       uint64
 	overworked bool
 }
@@ -409,14 +409,14 @@ const (
 	WorkLimit   StopReason = "work-limit"  // the state lists set took more work than MaxEvents allows
 )
 
-// workPerEvent is how many values of the state lists processes set (each
+// WorkPerEvent is how many values of the state lists processes set (each
 // one compared and copied) the run's MaxEvents allows per event. An event
 // costs a few dozen such steps; a process that publishes a list of n ids
 // at every message does n, and with n processes each receiving n messages
 // the run does n³ of them: 8·10⁹ for 2000 processes all requesting under
 // Ricart-Agrawala, minutes of work within an event ceiling meant to bound
 // a run to seconds.
-const workPerEvent = 8
+const WorkPerEvent = 8
 
 // Until says when a Run should return; zero fields do not constrain.
 type Until struct {
@@ -444,7 +444,7 @@ func (r Result) String() string {
 	case TimeLimit:
 		return fmt.Sprintf("stopped by the time limit at t=%d", r.Time)
 	case WorkLimit:
-		return fmt.Sprintf("stopped by the work limit after %d events at t=%d: the state lists the processes set copied more values than the %d per event the event limit allows", r.Events, r.Time, workPerEvent)
+		return fmt.Sprintf("stopped by the work limit after %d events at t=%d: the state lists the processes set copied more values than the %d per event the event limit allows", r.Events, r.Time, WorkPerEvent)
 	}
 	return fmt.Sprintf("%s after %d events at t=%d", r.Reason, r.Events, r.Time)
 }

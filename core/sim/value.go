@@ -81,7 +81,7 @@ func cloneValue(v any) any {
 }
 
 // charge counts the values of a state list against the work limit, and
-// stops the run once it is passed (see workPerEvent).
+// stops the run once it is passed (see WorkPerEvent).
 func (s *Sim) charge(list any) {
 	switch x := list.(type) {
 	case []int:
@@ -89,7 +89,7 @@ func (s *Sim) charge(list any) {
 	case []NodeID:
 		s.work += uint64(len(x))
 	}
-	if s.cfg.MaxEvents > 0 && s.work > workPerEvent*s.cfg.MaxEvents {
+	if s.cfg.MaxEvents > 0 && s.work > WorkPerEvent*s.cfg.MaxEvents {
 		s.overworked, s.stop = true, true
 	}
 }

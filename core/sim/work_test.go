@@ -3,7 +3,7 @@ package sim
 import "testing"
 
 // TestWorkLimit: a process that publishes an ever longer list at every
-// event is stopped once the values copied pass workPerEvent per event of
+// event is stopped once the values copied pass WorkPerEvent per event of
 // MaxEvents, and every later Run says so at once; a run whose lists stay
 // short is not.
 func TestWorkLimit(t *testing.T) {
