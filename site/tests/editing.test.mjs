@@ -74,7 +74,7 @@ test("switching examples after editing keeps the edit as a draft, in storage too
   await undoUntil(page, "Control+z", cleanBully);
   await page.waitForFunction((d) => document.getElementById("example-desc").textContent === d, await exampleDesc(page, bully), { timeout: patience });
   assert.equal(await page.locator("#examples").inputValue(), bully);
-  await undoUntil(page, "Control+Shift+z", mine);
+  await undoUntil(page, "Control+y", mine);
 
   // another example replaces the text: the edit is kept, and offered back
   await pickExample(page, ring);
