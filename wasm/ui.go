@@ -103,7 +103,8 @@ type app struct {
 		forkHint, errorBanner, status, output    dom.Element
 		examples, desc, shareURL, jsonl, shiviz  dom.Element
 		state, stats, checks, sharedNote         dom.Element
-		restoreDraft, draftGroup                 dom.Element
+		restoreDraft                             dom.Element
+		draftGroup                               dom.Element // "Your drafts" in the examples menu, or nil
 	}
 }
 
@@ -426,9 +427,9 @@ func (a *app) loadShareLink() {
 	}
 	// The link was made while a run was shown: run it again, the same
 	// run since the engine is deterministic, and show that moment.
-	a.showStatus("Loaded the scenario from the share link; running it to show the moment it was shared.")
 	a.run()
 	a.moment = &link
+	a.showStatus("Loaded the scenario from the share link; running it to show the moment it was shared.")
 }
 
 // showMoment moves to the moment a share link carries, in the world shown:
@@ -461,6 +462,7 @@ func (a *app) restorePrevious() {
 	if !ok {
 		return
 	}
+	a.keepDraft(a.text()) // the shared scenario, maybe edited since
 	a.setText(prev)
 	forget(storePrevious)
 	forget(storeShared)
