@@ -87,6 +87,11 @@ test("switching examples after editing keeps the edit as a draft, in storage too
   assert.equal(await page.locator("header b, #example-desc b").count(), 0, "the script's words were parsed as HTML");
   await page.screenshot({ path: artifact("draft-restore-1440x900.png") });
   t.diagnostic(`screenshot: ${artifact("draft-restore-1440x900.png")}`);
+  // at phone width the button fits too
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the page is wider than a phone");
+  await page.screenshot({ path: artifact("draft-restore-390x844.png") });
+  await page.setViewportSize(big);
 
   // the draft outlives a reload
   await page.reload();
