@@ -131,10 +131,10 @@ func startUI() {
 	a.startEditor()
 	a.wireControls()
 	a.wireKeys()
+	a.setRunState("idle") // before a share link's run, which is running
 	a.loadShareLink()
 	on(js.Global(), "hashchange", func(js.Value) { a.loadShareLink() })
 	a.registerServiceWorker()
-	a.setRunState("idle")
 	idle(warmUp)
 }
 

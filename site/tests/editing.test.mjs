@@ -165,8 +165,16 @@ test("a share link reopens the moment: seed, world, time and selected event", as
   const other = await fresh(t, { viewport: big });
   await other.evaluate(() => dsimEditor.setText("-- my own work\n"));
   await other.waitForFunction(() => localStorage.getItem("dsim.scenario") === "-- my own work\n", null, { timeout: patience });
+  // the run states the page goes through, from its start
+  await other.addInitScript(() => document.addEventListener("DOMContentLoaded", () => {
+    window.__runStates = [];
+    new MutationObserver(() => window.__runStates.push(document.body.dataset.run)).observe(document.body, { attributes: true, attributeFilter: ["data-run"] });
+  }));
   await openLink(other, link);
   await runState(other, "done");
+  // the link's run starts as the page does, and the page says so until it is done
+  const states = await other.evaluate(() => window.__runStates);
+  assert.ok(states.includes("running") && states.lastIndexOf("idle") < states.indexOf("running"), `run states: ${states}`);
   assert.equal(await text(other), twoWorlds);
   assert.equal(await other.locator("#seed").inputValue(), "4242");
   assert.equal(await other.locator("#world").inputValue(), "1");
