@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -27,7 +28,6 @@ import (
 
 const (
 	storeScenario = "dsim.scenario"
-	storeExample  = "dsim.example"
 	// storePrevious keeps the user's scenario that a share link replaced;
 	// storeShared is that link's scenario, which is nobody's work to keep
 	// when the next link replaces it unchanged.
@@ -81,6 +81,12 @@ type app struct {
 	frame       *frameScheduler
 	sharing     bool   // a share link is shown
 	shareText   string // the scenario it carries
+	// ran is the request of the last run: a share link made while its
+	// trace is shown carries its seed and the moment looked at.
+	ran RunRequest
+	// moment is the moment a share link asks for, shown once the run it
+	// started is drawn.
+	moment *share.Link
 
 	topo    *topoView
 	diagram *diagramView
@@ -97,6 +103,8 @@ type app struct {
 		forkHint, errorBanner, status, output    dom.Element
 		examples, desc, shareURL, jsonl, shiviz  dom.Element
 		state, stats, checks, sharedNote         dom.Element
+		restoreDraft                             dom.Element
+		draftGroup                               dom.Element // "Your drafts" in the examples menu, or nil
 	}
 }
 
@@ -123,10 +131,10 @@ func startUI() {
 	a.startEditor()
 	a.wireControls()
 	a.wireKeys()
+	a.setRunState("idle") // before a share link's run, which is running
 	a.loadShareLink()
 	on(js.Global(), "hashchange", func(js.Value) { a.loadShareLink() })
 	a.registerServiceWorker()
-	a.setRunState("idle")
 	idle(warmUp)
 }
 
@@ -228,6 +236,7 @@ func (a *app) bind() {
 		{&e.examples, "examples"}, {&e.desc, "example-desc"}, {&e.shareURL, "share-url"},
 		{&e.jsonl, "download-jsonl"}, {&e.shiviz, "download-shiviz"},
 		{&e.state, "state"}, {&e.stats, "stats"}, {&e.checks, "checks"}, {&e.sharedNote, "shared-note"},
+		{&e.restoreDraft, "restore-draft"},
 	} {
 		*b.p = byID(b.id)
 	}
@@ -310,17 +319,25 @@ func (a *app) loadExamples() {
 	}
 	on(menu.Underlying(), "change", func(js.Value) {
 		path := value(menu)
-		store(storeExample, path)
-		ex := a.example(path)
-		if ex == nil {
-			a.el.desc.SetTextContent("")
+		if k, ok := draftIndex(path); ok {
+			a.restoreDraft(k)
 			return
 		}
-		a.el.desc.SetTextContent(ex.Description)
-		// setText is one editor transaction: Ctrl+Z brings the previous
-		// scenario back.
-		a.editor.Call("setText", ex.Source)
-		a.showStatus("Loaded the example " + ex.Path + ". Press Run (Ctrl+Enter).")
+		ex := a.example(path)
+		if ex == nil {
+			a.followText()
+			return
+		}
+		// The user's text is kept before the example replaces it, in the
+		// editor and in storage (see ui_drafts.go). setText is one editor
+		// transaction: Ctrl+Z brings the previous scenario back as well.
+		kept := a.keepDraft(a.text())
+		a.setText(ex.Source)
+		msg := "Loaded the example " + ex.Path + ". Press Run (Ctrl+Enter)."
+		if kept {
+			msg += " Your edited scenario is kept: “Restore your draft” brings it back."
+		}
+		a.showStatus(msg)
 	})
 }
 
@@ -336,7 +353,6 @@ func (a *app) example(path string) *scripts.Example {
 func (a *app) startEditor() {
 	a.editor = js.Global().Get("dsimEditor")
 	text, ok := loadStored(storeScenario)
-	path, _ := loadStored(storeExample)
 	if !ok {
 		// First visit: the first example, preferably the bully textbook one.
 		ex := a.example("election/bully-textbook.lua")
@@ -345,19 +361,19 @@ func (a *app) startEditor() {
 		}
 		text = fallbackScenario
 		if ex != nil {
-			text, path = ex.Source, ex.Path
+			text = ex.Source
 		}
 	}
-	if ex := a.example(path); ex != nil {
-		setValue(a.el.examples, path)
-		a.el.desc.SetTextContent(ex.Description)
-	}
-	save := debounce(300, func() { store(storeScenario, a.text()) })
+	save := debounce(300, func() {
+		store(storeScenario, a.text())
+		a.followText()
+	})
 	a.editor.Call("create", byID("editor").Underlying(), text, callback(func(js.Value, []js.Value) any {
 		save()
 		a.forgetShareLink()
 		return nil
 	}))
+	a.followText()
 }
 
 func (a *app) text() string { return a.editor.Call("getText").String() }
@@ -366,6 +382,7 @@ func (a *app) text() string { return a.editor.Call("getText").String() }
 func (a *app) setText(s string) {
 	a.editor.Call("setText", s)
 	store(storeScenario, s)
+	a.followText()
 }
 
 // --- share links
@@ -375,7 +392,7 @@ func (a *app) loadShareLink() {
 	if hash == "" {
 		return
 	}
-	src, err := share.Decode(hash)
+	link, err := share.Decode(hash)
 	if err == share.ErrNoScenario {
 		return
 	}
@@ -386,6 +403,7 @@ func (a *app) loadShareLink() {
 		a.showError("This share link cannot be opened: " + err.Error() + ". Your saved scenario is unchanged.")
 		return
 	}
+	src := link.Script
 	// The scenario stored is the user's work, unless it is the scenario of
 	// the last link opened, unchanged.
 	mine, _ := loadStored(storeScenario)
@@ -394,11 +412,47 @@ func (a *app) loadShareLink() {
 	}
 	store(storeShared, src)
 	a.setText(src)
-	setValue(a.el.examples, "")
-	a.el.desc.SetTextContent("")
-	a.showStatus("Loaded the scenario from the share link.")
+	// The seed box says what the link's run used: its seed, or (empty)
+	// the script's own.
+	seed := ""
+	if link.SeedSet {
+		seed = strconv.FormatUint(link.Seed, 10)
+	}
+	setValue(a.el.seed, seed)
 	prev, kept := loadStored(storePrevious)
 	show(a.el.sharedNote, kept && prev != src)
+	if !link.Moment {
+		a.showStatus("Loaded the scenario from the share link.")
+		return
+	}
+	// The link was made while a run was shown: run it again, the same
+	// run since the engine is deterministic, and show that moment.
+	a.run()
+	a.moment = &link
+	a.showStatus("Loaded the scenario from the share link; running it to show the moment it was shared.")
+}
+
+// showMoment moves to the moment a share link carries, in the world shown:
+// the cursor after l.At events and event l.Selected selected and in sight.
+// A link whose numbers do not fit the run says so and shows the run's end.
+func (a *app) showMoment(l *share.Link) {
+	n := len(a.worldEvents())
+	if l.At > n || l.Selected >= n {
+		a.showError(fmt.Sprintf("The share link points at event %d of world %d, which has %d events: showing the end of the run instead.", max(l.At, l.Selected+1), l.World+1, n))
+		return
+	}
+	if l.Selected >= 0 {
+		a.selectEvent(l.Selected, false)
+	}
+	a.setCursor(l.At)
+	if l.Selected >= 0 {
+		// the selected event in sight, wherever the cursor is
+		a.log.reveal(l.Selected)
+		a.diagram.reveal(l.Selected)
+	} else {
+		a.followCursor()
+	}
+	a.showStatus(fmt.Sprintf("Showing the shared moment: world %d, %s.", l.World+1, a.el.time.TextContent()))
 }
 
 // restorePrevious brings back the scenario the last share link replaced.
@@ -408,6 +462,7 @@ func (a *app) restorePrevious() {
 	if !ok {
 		return
 	}
+	a.keepDraft(a.text()) // the shared scenario, maybe edited since
 	a.setText(prev)
 	forget(storePrevious)
 	forget(storeShared)
@@ -426,10 +481,20 @@ func (a *app) forgetShareLink() {
 	a.showStatus("") // "copied" is no longer true of this scenario
 }
 
+// shareLink makes a link to the scenario and, while a run of it is shown,
+// to its seed and the moment looked at; without a run shown, to the seed in
+// the seed box.
 func (a *app) shareLink() {
 	loc := window.Location()
 	a.sharing, a.shareText = true, a.text()
-	link := loc.Origin() + loc.Pathname() + loc.Search() + share.Encode(a.shareText)
+	l := share.Link{Script: a.shareText, Selected: -1}
+	if a.r != nil && !a.loading && a.ran.Src == a.shareText {
+		l.Seed, l.SeedSet = a.ran.Seed, a.ran.SeedSet
+		l.Moment, l.World, l.At, l.Selected = true, a.world, a.cursor, a.selected
+	} else if seed, set, err := a.seed(); err == nil {
+		l.Seed, l.SeedSet = seed, set
+	}
+	link := loc.Origin() + loc.Pathname() + loc.Search() + share.Encode(l)
 	setValue(a.el.shareURL, link)
 	show(a.el.shareURL, true)
 	a.el.shareURL.Underlying().Call("select")
@@ -482,14 +547,10 @@ func (a *app) run() {
 	a.showError("")
 	a.showStatus("")
 	a.editor.Call("clearError")
-	seed, seedSet := uint64(1), false
-	if s := strings.TrimSpace(value(a.el.seed)); s != "" {
-		var n uint64
-		if _, err := fmt.Sscan(s, &n); err != nil {
-			a.showError("The seed must be a whole number, not " + s + ".")
-			return
-		}
-		seed, seedSet = n, true
+	seed, seedSet, err := a.seed()
+	if err != nil {
+		a.showError(err.Error())
+		return
 	}
 	a.cancelReading()
 	a.gen++ // a world still being drawn is dropped
@@ -497,7 +558,24 @@ func (a *app) run() {
 	a.setRunState("running")
 	a.el.progressText.SetTextContent("starting…")
 	a.stopEngine() // Run would do it, unseen
-	a.eng.Run(RunRequest{Name: scenarioName, Src: a.text(), Seed: seed, SeedSet: seedSet})
+	a.moment = nil // a moment asked for belongs to the run it started
+	a.ran = RunRequest{Name: scenarioName, Src: a.text(), Seed: seed, SeedSet: seedSet}
+	a.eng.Run(a.ran)
+}
+
+// seed reads the seed box: empty is seed 1 and the script's own seeds. A
+// seed reaches the engine worker as a JavaScript number, exact up to
+// share.MaxSeed.
+func (a *app) seed() (uint64, bool, error) {
+	s := strings.TrimSpace(value(a.el.seed))
+	if s == "" {
+		return 1, false, nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n > share.MaxSeed {
+		return 0, false, fmt.Errorf("The seed must be a whole number from 0 to %d, not %s.", uint64(share.MaxSeed), s)
+	}
+	return n, true, nil
 }
 
 func (a *app) cancelReading() {
@@ -572,10 +650,23 @@ func (a *app) show(res RunResult, worlds []trace.World, err error, drawn func())
 	if a.world < len(worlds) && res.Err == nil {
 		world = a.world // a rerun keeps the world in view
 	}
+	moment := a.moment
+	a.moment = nil
+	if moment != nil {
+		if moment.World < len(worlds) {
+			world = moment.World
+		} else {
+			a.showError(fmt.Sprintf("The share link shows world %d, but the run has %d: showing world %d instead.", moment.World+1, len(worlds), world+1))
+			moment = nil
+		}
+	}
 	a.renderChecks()
 	setDisabled(a.el.jsonl, res.JSONL == "")
 	setDisabled(a.el.shiviz, len(worlds) == 0)
 	a.showWorld(world, func() {
+		if moment != nil {
+			a.showMoment(moment)
+		}
 		a.finish(res, err)
 		drawn()
 	})
@@ -921,6 +1012,7 @@ func (a *app) wireControls() {
 	onClick(a.el.fork, func() { a.setForking(!a.forking) })
 	onClick(byID("share"), a.shareLink)
 	onClick(byID("restore"), a.restorePrevious)
+	onClick(a.el.restoreDraft, func() { a.restoreDraft(0) })
 	onClick(a.el.jsonl, func() {
 		if a.result != nil {
 			a.download("dsim-trace.jsonl", "application/x-ndjson", a.result.JSONL)
