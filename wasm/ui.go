@@ -125,7 +125,6 @@ func startUI() {
 	a.wireKeys()
 	a.loadShareLink()
 	on(js.Global(), "hashchange", func(js.Value) { a.loadShareLink() })
-	a.registerServiceWorker()
 	a.setRunState("idle")
 	idle(warmUp)
 }
@@ -1032,13 +1031,4 @@ func (a *app) selectEvent(i int, fromDiagram bool) {
 	if !fromDiagram {
 		a.diagram.reveal(i)
 	}
-}
-
-func (a *app) registerServiceWorker() {
-	nav := js.Global().Get("navigator")
-	if !nav.Get("serviceWorker").Truthy() || !strings.HasPrefix(window.Location().Protocol(), "http") {
-		return
-	}
-	// Offline use is a bonus: a failure to register changes nothing else.
-	nav.Get("serviceWorker").Call("register", "sw.js").Call("catch", callback(func(js.Value, []js.Value) any { return nil }))
 }
