@@ -87,13 +87,21 @@ build_site() {
 	find site -maxdepth 1 -type f \( -name '*.html' -o -name '*.css' -o -name '*.js' -o -name '*.svg' -o -name '*.webmanifest' \) \
 		-not -name editor.js -exec cp {} "$out/" \;
 	# The service worker's cache is named after the content, so a new build
-	# replaces the cached site instead of serving the old one forever.
+	# replaces the cached site instead of serving the old one forever; boot.js
+	# hands the wasm it downloaded to that same cache.
 	local version
 	version=$(cat "$out"/*.js "$out"/*.html "$out"/*.css "$out/dsim.wasm" | sha256sum | cut -c1-16)
-	sed -i "s/__DSIM_VERSION__/$version/" "$out/sw.js"
+	sed -i "s/__DSIM_VERSION__/$version/" "$out/sw.js" "$out/boot.js"
+	# Precompressed twins of the two big files, which `dsim serve` (or a
+	# static host that honours X.gz files) sends to browsers accepting gzip;
+	# -n leaves out the name and time, so the same file gives the same bytes.
+	gzip -9 -n -k "$out/dsim.wasm" "$out/editor.js"
 	local raw gz
 	raw=$(wc -c <"$out/dsim.wasm")
-	gz=$(gzip -9 <"$out/dsim.wasm" | wc -c)
+	gz=$(wc -c <"$out/dsim.wasm.gz")
+	# The loading progress counts decoded bytes: Content-Length is the
+	# compressed size when the wasm comes gzipped.
+	sed -i "s/__DSIM_WASM_BYTES__/$raw/" "$out/boot.js"
 	say "dsim.wasm: $((raw / 1000)) kB, $((gz / 1000)) kB gzipped (budget $((WASM_BUDGET / 1000)) kB)"
 	[ "$gz" -le "$WASM_BUDGET" ] || die "dsim.wasm is $gz bytes gzipped, over the budget of $WASM_BUDGET"
 	rm -rf "$SITE"

@@ -19,11 +19,16 @@ const CACHE = "dsim-site-" + VERSION;
 const PAGE = "./";
 const ASSETS = [PAGE, "style.css", "editor.js", "wasm_exec.js", "boot.js", "worker.js", "dsim.wasm"];
 
+// An asset already in the cache was stored there by the page (boot.js
+// hands over the dsim.wasm it downloaded, before registering this worker):
+// it is not downloaded a second time.
 self.addEventListener("install", (ev) => {
   ev.waitUntil(
     caches.open(CACHE)
       .then((cache) => Promise.all(ASSETS.map(async (a) => {
-        const resp = await fromNetwork(cache, new URL(a, self.registration.scope).href, new Request(a, { cache: "reload" }), true);
+        const key = new URL(a, self.registration.scope).href;
+        if (await cache.match(key)) return;
+        const resp = await fromNetwork(cache, key, new Request(a, { cache: "reload" }), true);
         if (!resp.ok) throw new Error(`${a}: ${resp.status} ${resp.statusText}`);
       })))
       .then(() => self.skipWaiting()),

@@ -134,7 +134,6 @@ func startUI() {
 	a.setRunState("idle") // before a share link's run, which is running
 	a.loadShareLink()
 	on(js.Global(), "hashchange", func(js.Value) { a.loadShareLink() })
-	a.registerServiceWorker()
 	idle(warmUp)
 }
 
@@ -1124,13 +1123,4 @@ func (a *app) selectEvent(i int, fromDiagram bool) {
 	if !fromDiagram {
 		a.diagram.reveal(i)
 	}
-}
-
-func (a *app) registerServiceWorker() {
-	nav := js.Global().Get("navigator")
-	if !nav.Get("serviceWorker").Truthy() || !strings.HasPrefix(window.Location().Protocol(), "http") {
-		return
-	}
-	// Offline use is a bonus: a failure to register changes nothing else.
-	nav.Get("serviceWorker").Call("register", "sw.js").Call("catch", callback(func(js.Value, []js.Value) any { return nil }))
 }

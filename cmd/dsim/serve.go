@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -45,6 +47,10 @@ func checkSite(dir string) error {
 // under both of its names: http.FileServer would answer .../index.html with
 // a redirect to ./, and a service worker that cached that redirect could not
 // answer a navigation with it.
+//
+// A file with a precompressed twin X.gz beside it (build.sh writes
+// dsim.wasm.gz) is answered with the twin, as Content-Encoding: gzip, to a
+// client that accepts gzip: a quarter of the bytes on a first visit.
 func siteHandler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -54,8 +60,63 @@ func siteHandler(dir string) http.Handler {
 			r = r.Clone(r.Context())
 			r.URL.Path = folder + "/"
 		}
+		if gz := precompressed(dir, r.URL.Path); gz != "" {
+			// Either answer depends on the request's Accept-Encoding:
+			// a shared cache must not give one client the other's.
+			w.Header().Add("Vary", "Accept-Encoding")
+			if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+				// The type of the file, not of its twin: streaming
+				// compilation of the wasm needs application/wasm.
+				if ctype := mime.TypeByExtension(path.Ext(r.URL.Path)); ctype != "" {
+					w.Header().Set("Content-Type", ctype)
+				}
+				w.Header().Set("Content-Encoding", "gzip")
+				r = r.Clone(r.Context())
+				r.URL.Path = gz
+			}
+		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// precompressed returns the URL path of the gzip twin of the file at
+// urlPath, or "" when there is none (or urlPath names a folder).
+func precompressed(dir, urlPath string) string {
+	if strings.HasSuffix(urlPath, "/") {
+		return ""
+	}
+	gz := path.Clean("/"+urlPath) + ".gz"
+	if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(gz))); err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	return gz
+}
+
+// acceptsGzip reads an Accept-Encoding header (RFC 9110, 12.5.3): gzip (or
+// x-gzip) with a weight above zero, or else * with one.
+func acceptsGzip(header string) bool {
+	gzip, star := -1.0, -1.0 // -1: not named
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(part, ";")
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			if k, v, ok := strings.Cut(p, "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					q = f
+				}
+			}
+		}
+		switch strings.ToLower(strings.TrimSpace(coding)) {
+		case "gzip", "x-gzip":
+			gzip = q
+		case "*":
+			star = q
+		}
+	}
+	if gzip >= 0 {
+		return gzip > 0
+	}
+	return star > 0
 }
 
 func cmdServe(args []string, stdout, stderr io.Writer) int {
