@@ -101,7 +101,10 @@ for (const name of readdirSync(hostileDir).filter((f) => f.endsWith(".lua")).sor
     const r = run({ op: "run", id: 3, name, src, seed: 1, seedSet: false });
     const took = performance.now() - start;
     t.diagnostic(`${name}: ${Math.round(took)} ms${r.error ? `, ${r.error.file}:${r.error.line}: ${r.error.msg.slice(0, 100)}` : ""}`);
-    assert.ok(took < 30_000, `took ${Math.round(took)} ms`);
+    // A guard against a hang, not a measure of speed: the times are
+    // printed above (a dozen seconds at most on a quiet machine), and
+    // node --test runs the test files side by side on few cores.
+    assert.ok(took < 60_000, `took ${Math.round(took)} ms`);
     assert.equal(r.output.replace(/\n… \(output truncated\)\n$/, ""), header("output").map((l) => l + "\n").join(""));
     if (!want) {
       assert.equal(r.error, null);
