@@ -123,3 +123,29 @@ func tail(s string) string {
 	}
 	return s
 }
+
+// TestMemoryBeyondTheCap: under the cap, a --memory the address space
+// cannot hold is refused with the largest budget that fits, rather than
+// ending in the runtime's out-of-memory crash; one that fits runs.
+func TestMemoryBeyondTheCap(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "p.lua")
+	if err := os.WriteFile(file, []byte("print(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		memory string
+		code   int
+		want   string
+	}{
+		{"1500", exitError, "--memory 1500: the address-space limit (ulimit -v) of 2500 MiB leaves room for a budget of at most 1218 MiB"},
+		{"1000", 0, "1"},
+	} {
+		cmd := exec.Command(os.Args[0], "run", "--memory", c.memory, file)
+		cmd.Env = append(os.Environ(), capEnv+"="+file+".peak")
+		out, _ := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != c.code || !strings.Contains(string(out), c.want) {
+			t.Errorf("--memory %s: exit %d, output:\n%s\nwant exit %d and %q", c.memory, code, tail(string(out)), c.code, c.want)
+		}
+	}
+}

@@ -40,6 +40,13 @@ func (f runFlags) options(out io.Writer) (script.Options, error) {
 		return script.Options{}, fmt.Errorf("--instructions %d: want at least 1", *f.instructions)
 	}
 	budget := *f.memory << 20
+	// Under an address-space limit the process needs room for about twice
+	// the budget (the heap the collector has not yet reclaimed, and the
+	// runtime's reservations): a budget beyond that would end in the
+	// runtime's own out-of-memory crash rather than the budget's error.
+	if limit, ok := addressSpace(); ok && isSet(f.fs, "memory") && 2*budget+memorySlack > limit {
+		return script.Options{}, fmt.Errorf("--memory %d: the address-space limit (ulimit -v) of %d MiB leaves room for a budget of at most %d MiB", *f.memory, limit>>20, (limit-min(limit, memorySlack))>>21)
+	}
 	// The guard counts the heap's objects, and stops a run holding more
 	// than its budget; the runtime's soft limit makes the collector keep
 	// the whole process near that too (by default it lets the heap reach

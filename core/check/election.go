@@ -128,10 +128,15 @@ func (s *electionState) describe(f *following) string {
 	return text
 }
 
+// idList names processes for a verdict, the first trace.MaxListed of
+// them: a verdict on a million-process world is one line, not megabytes.
 func idList(ids []int) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = strconv.Itoa(id)
+	parts := make([]string, 0, min(len(ids), trace.MaxListed)+1)
+	for _, id := range ids[:min(len(ids), trace.MaxListed)] {
+		parts = append(parts, strconv.Itoa(id))
+	}
+	if len(ids) > trace.MaxListed {
+		parts = append(parts, "... ("+strconv.Itoa(len(ids))+" in all)")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -245,8 +245,9 @@ func (m *Monitor) liveness(now int64) (bool, string) {
 		return true, fmt.Sprintf("every request of a process that stayed up was granted by t=%d (%d requests)", now, s.costs.requests)
 	}
 	slices.Sort(ids)
-	parts := make([]string, len(ids))
-	for i, id := range ids {
+	// The first trace.MaxListed are named: a verdict stays one line.
+	parts := make([]string, min(len(ids), trace.MaxListed))
+	for i, id := range ids[:len(parts)] {
 		p := s.procs[id]
 		var what []string
 		if p.cs == mutex.Wanted {
@@ -258,6 +259,9 @@ func (m *Monitor) liveness(now int64) (bool, string) {
 			what = append(what, fmt.Sprintf("%d more in its backlog since t=%d", n, p.backlog[0]))
 		}
 		parts[i] = fmt.Sprintf("%d (%s)", id, strings.Join(what, ", "))
+	}
+	if len(ids) > len(parts) {
+		parts = append(parts, "...")
 	}
 	return false, fmt.Sprintf("at t=%d, %d process(es) still waiting: %s", now, len(ids), strings.Join(parts, "; "))
 }

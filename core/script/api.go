@@ -142,7 +142,7 @@ func (r *runner) current() *world {
 
 // write writes s, what print or log (named by what) made, to the output.
 func (r *runner) write(what, s string) {
-	r.countOutput(what, len(s))
+	r.countOutput(what, shownSize(s))
 	io.WriteString(r.out, s)
 }
 
@@ -165,6 +165,20 @@ func (r *runner) countOutput(what string, n int) {
 		r.raiseFatal()
 	}
 	r.budget.Alloc(r.L, n)
+}
+
+// shownSize is the bytes s takes once a terminal or a report escapes it:
+// a control byte (other than a line break or a tab) shows as \xNN, four
+// bytes, so that a script cannot multiply its output by four past the
+// limit.
+func shownSize(s string) int {
+	n := len(s)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			n += 3
+		}
+	}
+	return n
 }
 
 // joined renders print's and log's arguments.
@@ -205,7 +219,7 @@ func apiExpect(r *runner, L *lua.LState) int {
 		c.Text = r.tostring(msg)
 	}
 	c.Text = trace.Truncate(c.Text, maxShow) // cut as log cuts its text (see joined)
-	r.countOutput("expect", len(c.Text))
+	r.countOutput("expect", shownSize(c.Text))
 	i := len(r.checks)
 	r.checks = append(r.checks, c)
 	if w := r.current(); w != nil {

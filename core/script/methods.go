@@ -553,7 +553,10 @@ func wNow(w *world, L *lua.LState) int {
 	return 1
 }
 
+// idTable lists the ids keep accepts, a scan of every process charged to
+// the script: a loop of w:ids() on a large world is quadratic Go work.
 func (w *world) idTable(keep func(sim.NodeID) bool) *lua.LTable {
+	w.r.budget.charge(scanCost*int64(len(w.s.IDs())), "listing the processes")
 	t := w.r.L.NewTable()
 	for _, id := range w.s.IDs() {
 		if keep(id) {
@@ -598,6 +601,9 @@ func nGet(n node, L *lua.LState) int {
 }
 
 func wStats(w *world, L *lua.LState) int {
+	// The statistics walk the message kinds and, for the critical-section
+	// figures, every process: charged like a scan of the processes.
+	w.r.budget.charge(scanCost*int64(len(w.s.IDs())), "gathering the statistics")
 	st := w.s.Stats()
 	t := L.CreateTable(0, 9)
 	t.RawSetString("events", lua.LNumber(st.Events))
@@ -682,6 +688,9 @@ func wEvents(w *world, L *lua.LState) int {
 	t := L.NewTable()
 	w.rec.Each(func(e *trace.Event) {
 		if match(e) {
+			// Each event returned is a Lua table built in Go, a dozen
+			// fields: charged as a call more than the scan.
+			w.r.budget.charge(goCallCost, "building the events of w:events")
 			t.Append(w.r.eventObject(e))
 		}
 	})

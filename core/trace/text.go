@@ -199,6 +199,23 @@ func skipValue(js []byte, i int) int {
 	return i
 }
 
+// headerIDs is how many ids the text form's world line lists.
+const headerIDs = 1024
+
+// appendIDs writes a world's ids as a list, the first headerIDs of them for
+// a larger world: the text form is for people, and a million ids on one
+// line tell them nothing (the JSONL header keeps them all).
+func appendIDs(b []byte, ids []int) []byte {
+	if len(ids) <= headerIDs {
+		return AppendJSON(b, ids)
+	}
+	b = AppendJSON(b, ids[:headerIDs])
+	b = b[:len(b)-1]
+	b = append(b, ",... ("...)
+	b = appendInt(b, int64(len(ids)))
+	return append(b, " in all)]"...)
+}
+
 // WriteText writes worlds in the text form, each under a "# world" line.
 func WriteText(w io.Writer, worlds []World) error {
 	var b []byte
@@ -211,7 +228,7 @@ func WriteText(w io.Writer, worlds []World) error {
 		b = append(b, " on "...)
 		b = appendPlain(b, h.Topology)
 		b = append(b, ' ')
-		b = AppendJSON(b, h.IDs)
+		b = appendIDs(b, h.IDs)
 		b = append(b, ", seed "...)
 		b = appendUint(b, h.Seed)
 		b = append(b, '\n')

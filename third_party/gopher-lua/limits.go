@@ -49,6 +49,15 @@ func (ls *LState) work(n int) {
 	}
 }
 
+// workKey reports the work of a table access by key: the table hashes a
+// string key whole, and compares it whole with the key it finds, so a 16
+// MiB key costs milliseconds an access.
+func (ls *LState) workKey(key LValue) {
+	if s, ok := key.(LString); ok {
+		ls.work(2 * len(s))
+	}
+}
+
 // Pow is the power of the VM's ^ and of its constant folding. Go's
 // math.Pow calls math.Exp and math.Log, which are assembly on amd64 and Go
 // under wasm, and can differ in the last bit: a host that needs the same

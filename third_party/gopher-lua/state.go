@@ -1306,6 +1306,7 @@ func (ls *LState) callR(nargs, nret, rbase int) {
 }
 
 func (ls *LState) getField(obj LValue, key LValue) LValue {
+	ls.workKey(key) // dsim: see workKey
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		tb, istable := curobj.(*LTable)
@@ -1368,6 +1369,7 @@ func (ls *LState) getFieldString(obj LValue, key string) LValue {
 }
 
 func (ls *LState) setField(obj LValue, key LValue, value LValue) {
+	ls.workKey(key) // dsim: see workKey
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		tb, istable := curobj.(*LTable)

@@ -648,6 +648,13 @@ func runVM(src []byte, insts []inst, sp int, steps *int, stack *[]backtrack) (bo
 			if idx >= m.CaptureLength()-1 {
 				panic(newError(_UNKNOWN, "invalid capture index"))
 			}
+			// dsim: a back-reference to a position capture never matches,
+			// as in Lua 5.1 (its length is CAP_POSITION); upstream sliced
+			// src by the position, one past its end for "()%1" at the end.
+			if m.IsPosCapture(idx) || m.Capture(idx) > m.Capture(idx+1) || m.Capture(idx+1) > len(src) {
+				ok = false
+				break
+			}
 			capture := src[m.Capture(idx):m.Capture(idx+1)]
 			spend(steps, len(capture)) // dsim: the comparison, a step a byte
 			for i := 0; i < len(capture); i++ {
