@@ -13,8 +13,9 @@
 //
 // Layers talk to each other in two ways only, so that any layer can be
 // swapped for another algorithm with the same commands and state keys: a
-// layer calls a command of another layer (Call), and a layer that
-// implements Watcher hears every state value another layer sets (the main
+// layer that implements Caller calls a command of another layer through
+// the Layers it is given, and a layer that implements Watcher hears every
+// state value another layer sets (the main
 // layer learns of a new coordinator when the election layer sets "leader").
 package compose
 
@@ -43,6 +44,29 @@ type Part struct {
 // timer of the watching layer.
 type Watcher interface {
 	Observe(ctx proc.Context, layer, key string, v any)
+}
+
+// Caller is implemented by layers that call commands of the other layers
+// of their process: each is given the process's Layers when it is made (at
+// boot and at every recovery).
+type Caller interface {
+	UseLayers(Layers)
+}
+
+// Layers runs the commands of a composed process's layers.
+type Layers struct{ st *Stack }
+
+// Call runs the command name of the layer named layerName of this process,
+// as the kernel would run a command sent to it.
+func (ls Layers) Call(layerName, name string, args proc.Args) error {
+	st := ls.st
+	for j := 1; j < len(st.layers); j++ {
+		if st.r.parts[j].Name == layerName {
+			target := st.at(j, st.ctx)
+			return target.Node.Command(target, name, args)
+		}
+	}
+	return fmt.Errorf("compose: no layer %q", layerName)
 }
 
 // Factory composes parts into one process per id. The first part is the
@@ -78,6 +102,9 @@ func Factory(parts ...Part) (proc.Factory, error) {
 		st := &Stack{r: r, layers: make([]layer, len(parts))}
 		for i, p := range parts {
 			st.layers[i] = layer{Node: p.New(id), st: st, i: i}
+			if c, ok := st.layers[i].Node.(Caller); ok {
+				c.UseLayers(Layers{st})
+			}
 		}
 		return st
 	}, nil
@@ -94,6 +121,7 @@ type routes struct {
 type Stack struct {
 	r      *routes
 	layers []layer
+	ctx    proc.Context // the kernel's, as of the latest call into the process
 }
 
 // layer is one layer's Node and the Context it sees.
@@ -128,12 +156,10 @@ func (l *layer) Set(key string, v any) {
 	}
 }
 
-// at refreshes layer i's Context and returns it.
+// at refreshes layer i's Context with the kernel's and returns it.
 func (st *Stack) at(i int, ctx proc.Context) *layer {
+	st.ctx = ctx
 	l := &st.layers[i]
-	if inner, ok := ctx.(*layer); ok {
-		ctx = inner.Context
-	}
 	l.Context = ctx
 	return l
 }
@@ -195,23 +221,6 @@ func (st *Stack) Suspect(ctx proc.Context, id proc.NodeID) {
 			h.Suspect(st.at(i, ctx), id)
 		}
 	}
-}
-
-// Call runs a command of another layer of the process behind ctx, which
-// must be a layer's Context.
-func Call(ctx proc.Context, layerName, name string, args proc.Args) error {
-	l, ok := ctx.(*layer)
-	if !ok {
-		return fmt.Errorf("compose: %s/%s called outside a composed process", layerName, name)
-	}
-	st := l.st
-	for j := 1; j < len(st.layers); j++ {
-		if st.r.parts[j].Name == layerName {
-			target := st.at(j, l.Context)
-			return target.Node.Command(target, name, args)
-		}
-	}
-	return fmt.Errorf("compose: no layer %q", layerName)
 }
 
 // Params returns the configuration keys of the registered algorithm spec

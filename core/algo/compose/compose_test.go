@@ -26,6 +26,7 @@ func (pong) Kind() string { return "PONG" }
 // "count"; lower answers PING with PONG, counts them on a timer and
 // answers its own command "bump".
 type upper struct {
+	layers Layers
 	seen   []string
 	pongs  int
 	starts *[]string
@@ -39,8 +40,9 @@ func (u *upper) Timer(ctx sim.Context, tag string) { ctx.Log("upper timer %s", t
 func (u *upper) Command(ctx sim.Context, name string, args sim.Args) error {
 	ctx.Send(ctx.Peers()[0], ping{})
 	ctx.SetTimer(1, "t")
-	return Call(ctx, "low", "bump", nil)
+	return u.layers.Call("low", "bump", nil)
 }
+func (u *upper) UseLayers(ls Layers) { u.layers = ls }
 func (u *upper) Observe(ctx sim.Context, layer, key string, v any) {
 	u.seen = append(u.seen, layer+"."+key)
 }

@@ -215,6 +215,7 @@ type ticket struct {
 var nobody = ticket{id: election.None}
 
 type node struct {
+	layers compose.Layers // the election layer's commands
 	mutex.CS
 	probe   proc.Duration // the election layer's T: how often to probe a suspected coordinator, or check on suspected clients
 	denied  bool          // the pseudo code's DENIED to a queued request (false: the prose's request, OK, release)
@@ -281,6 +282,9 @@ func (p *node) Observe(ctx proc.Context, layer, key string, v any) {
 	}
 }
 
+// UseLayers keeps the commands of the process's other layers.
+func (p *node) UseLayers(ls compose.Layers) { p.layers = ls }
+
 func (p *node) Start(ctx proc.Context) {
 	p.started = true
 	p.holder = nobody
@@ -304,7 +308,7 @@ func (p *node) Start(ctx proc.Context) {
 }
 
 func (p *node) elect(ctx proc.Context) {
-	if err := compose.Call(ctx, layerName, "elect", nil); err != nil {
+	if err := p.layers.Call(layerName, "elect", nil); err != nil {
 		ctx.Log("elect: %v", err)
 	}
 }
@@ -680,7 +684,7 @@ func (p *node) Timer(ctx proc.Context, tag string) {
 		if p.serving || !ctx.Suspected(p.coord) {
 			return
 		}
-		if err := compose.Call(ctx, layerName, "probe", nil); err != nil {
+		if err := p.layers.Call(layerName, "probe", nil); err != nil {
 			ctx.Log("probe: %v", err)
 		}
 		ctx.SetTimer(p.probe, timerProbe)

@@ -172,6 +172,7 @@ func newFactory(v algo.Values) (proc.Factory, error) {
 type memory struct{ known Ident }
 
 type node struct {
+	layers compose.Layers // the election layer's commands
 	mutex.CS
 	cfg *Config
 	mem *memory
@@ -188,6 +189,9 @@ type node struct {
 	// it, before its own timeout expired; it regenerates when it does.
 	expired, chosen bool
 }
+
+// UseLayers keeps the commands of the process's other layers.
+func (p *node) UseLayers(ls compose.Layers) { p.layers = ls }
 
 func (p *node) Start(ctx proc.Context) {
 	p.CS.Start(ctx)
@@ -392,7 +396,7 @@ func (p *node) Timer(ctx proc.Context, tag string) {
 		ctx.Log("no token for %d ticks: presumed lost, calling an election", p.cfg.timeout(ctx.N()))
 		p.expired = true
 		p.armLost(ctx)
-		if err := compose.Call(ctx, layerName, "elect", nil); err != nil {
+		if err := p.layers.Call(layerName, "elect", nil); err != nil {
 			ctx.Log("elect: %v", err)
 		}
 	}
