@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"dsim/core/proc"
@@ -423,14 +422,8 @@ func describe(v any) string {
 		return "nothing"
 	case string:
 		return "the string " + trace.Quote(x)
-	case bool:
-		return strconv.FormatBool(x)
-	case int:
-		return strconv.Itoa(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return fmt.Sprintf("%g", x)
+	case bool, int, int64, float64:
+		return proc.FormatValue(x)
 	}
 	return "a table"
 }
