@@ -159,6 +159,10 @@ func (r *runner) tostring(v lua.LValue) string {
 			}
 			r.L.RaiseError("'__tostring' must return a string")
 		}
+		// A name costs a weak pointer and a map entry, a microsecond:
+		// charged as a callback, so that a loop naming fresh tables ends
+		// on the budget in seconds.
+		r.budget.charge(callbackCost, "naming tables and functions")
 		return v.Type().String() + ": #" + strconv.Itoa(r.names.name(v))
 	}
 	return v.String()
