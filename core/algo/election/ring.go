@@ -257,7 +257,14 @@ func (r *Ring) Successor(ctx proc.Context) proc.NodeID {
 // owner, which the detector suspects: the message could then only circle,
 // so the caller drops it.
 func (r *Ring) Toward(ctx proc.Context, owner proc.NodeID) (next proc.NodeID, ok bool) {
-	next = r.Successor(ctx)
+	if !r.warned { // the usual case, kept small so that it is inlined into every forward
+		return r.next, true
+	}
+	return r.toward(ctx, owner)
+}
+
+func (r *Ring) toward(ctx proc.Context, owner proc.NodeID) (next proc.NodeID, ok bool) {
+	next = ctx.Successor()
 	if next == r.next { // no process was skipped
 		return next, true
 	}

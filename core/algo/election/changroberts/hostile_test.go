@@ -1,6 +1,8 @@
 package changroberts
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"dsim/core/algo/internal/algotest"
@@ -22,5 +24,34 @@ func TestUIDOfNoProcess(t *testing.T) {
 		if n := len(w.Delivered(m.Kind())); n > 8 {
 			t.Errorf("%s: %d delivered, want the hand-made one and the election's own", m.Kind(), n)
 		}
+	}
+}
+
+// TestUIDOfNoProcessDuringElection: a hand-made ELECTION above every
+// process that enters while an election runs passes the participants
+// unasked (rule 4a) and is dropped by the first process it meets that is
+// no longer in an election.
+func TestUIDOfNoProcessDuringElection(t *testing.T) {
+	w := algotest.New(t, algotest.Setup{Algo: "election.changroberts", IDs: []sim.NodeID{3, 1, 4, 2}, Config: map[string]any{"restart": false, "all": true}})
+	w.Inject(1, 1, 4, Election{ID: 99}) // every process is a participant by then
+	w.Run(0)                            // fails the test if the event limit stops it
+	w.Elected(4)
+	droppedBy := sim.NodeID(0)
+	for _, id := range []sim.NodeID{3, 1, 4, 2} {
+		if w.Logged(id, "ELECTION(99) dropped: no process has UID 99") {
+			droppedBy = id
+		}
+	}
+	forwarded := 0
+	for _, d := range w.Delivered("ELECTION") {
+		if strings.Contains(fmt.Sprint(d.Msg), "99") {
+			forwarded++
+		}
+	}
+	if droppedBy == 0 || forwarded < 2 || forwarded > 8 {
+		t.Errorf("ELECTION(99) delivered %d times, dropped by %d: want it passed on by participants, then dropped within a lap", forwarded, droppedBy)
+	}
+	if forwarded < 2 || forwarded > 8 {
+		t.Errorf("ELECTION(99) delivered %d times, want it forwarded by the participants, then dropped within a lap", forwarded)
 	}
 }
