@@ -12,8 +12,12 @@ package proc
 import "math/rand/v2"
 
 // NodeID is a process id. It doubles as the process's priority number, so
-// that textbook examples can be written with the ids they print.
-type NodeID int
+// that textbook examples can be written with the ids they print. Ids have
+// 32 bits, which every world needs and which keeps a process's record
+// small: the ids a ring process keeps (its own, its successor's, its
+// coordinator's) make up much of it, and a million-process world runs at
+// the speed of its records' memory.
+type NodeID int32
 
 // MinID and MaxID bound process ids: they must survive a round trip through
 // the trace (where the lowest int32 marks "no process") and JSON readers

@@ -90,8 +90,11 @@ func toString(v lua.LValue) (string, error) {
 
 func toID(v lua.LValue) (sim.NodeID, error) {
 	n, err := toInt(v)
-	if err != nil || n != int64(int(n)) {
+	if err != nil {
 		return 0, fmt.Errorf("want a process id (an integer), got %s", describe(v))
+	}
+	if n < int64(sim.MinID) || n > int64(sim.MaxID) {
+		return 0, fmt.Errorf("process id %d is outside [%d, %d]", n, sim.MinID, sim.MaxID)
 	}
 	return sim.NodeID(n), nil
 }

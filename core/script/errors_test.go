@@ -36,9 +36,11 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"unknown config key", `sim.world{algorithm="test.echo", n=3, config={hop=1}}`, `t.lua:1: sim.world: config key "hop" is not known to test.echo (known: hops, every, greeting, loud)`},
 		{"bad topology", `sim.world{algorithm="test.echo", n=3, topology="torus"}`, `t.lua:1: sim.world: unknown topology "torus" (known: ring, biring, complete, star, line, tree, grid, random, edges)`},
 		{"duplicate id", `sim.world{algorithm="test.echo", ids={1, 2, 1}}`, `t.lua:1: sim.world: ids: 1 appears twice`},
+		{"id beyond 32 bits", `sim.world{algorithm="test.echo", ids={1, 2^32 + 1}}`, `t.lua:1: sim.world: ids: element 2: process id 4294967297 is outside [-2147483647, 2147483647]`},
 		{"not a table", `sim.world("echo")`, `t.lua:1: sim.world: want a table of named settings, got "echo"`},
 
 		{"unknown node id", world + "w:crash(9)", `t.lua:2: w:crash: no process 9 (ids: 1, 2, 3)`},
+		{"node id beyond 32 bits", world + "w:crash(2^32 + 1)", `t.lua:2: w:crash: id: process id 4294967297 is outside [-2147483647, 2147483647]`},
 		{"wrong argument type", world + "w:crash('one')", `t.lua:2: w:crash: id: want a process id (an integer), got "one"`},
 		{"method called with a dot", world + "w.run()", `t.lua:2: w:run: call it with a colon, as w:run(...)`},
 		{"crash a crashed process", world + "w:crash(2)\nw:crash(2)", `t.lua:3: w:crash: process 2 is already crashed`},

@@ -234,7 +234,7 @@ func New(cfg Config) (*Sim, error) {
 func (s *Sim) indexIDs() error {
 	lo, hi := s.ids[0], s.ids[0]
 	for _, id := range s.ids {
-		if id < MinID || id > MaxID {
+		if id < MinID { // the one int32 below: the trace's "no process"
 			return fmt.Errorf("sim: process id %d is outside [%d, %d]", id, MinID, MaxID)
 		}
 		lo, hi = min(lo, id), max(hi, id)
