@@ -6,14 +6,19 @@
 //   {op:"init", module}   module: the WebAssembly.Module the page compiled
 //                         (undefined: fetch dsim.wasm here)
 //   {op:"run", id, name, src, seed, seedSet}
+//   {op:"trace", ask, id, world, format}   world: an index, -1 for all;
+//                                          format: "jsonl" or "shiviz"
 // (worker -> page):
 //   {op:"ready"}
 //   {op:"progress", id, events, time}   every script.ProgressEvery events
-//   {op:"result", id, jsonl, checks:[{world,seq,line,text,pass}], notes,
-//    warnings:[{world,seq,line,text}], output,
-//    error:{file,line,msg}|null}   jsonl: the trace as UTF-8 bytes (a Uint8Array,
-//                                  transferred, not copied)
+//   {op:"result", id, worlds:[{world,algorithm,seed,processes,events,end,
+//    sent,delivered,dropped}], checks:[{world,seq,line,text,pass,property}],
+//    notes, warnings:[{world,seq,line,text}], output, error:{file,line,msg}|null}
+//   {op:"trace", ask, data|error}   data: UTF-8 bytes (a Uint8Array,
+//                                   transferred, not copied)
 //   {op:"fatal", id, msg}   the engine could not start or died; this worker is done
+// The trace stays here: the page asks for the world it shows, and for the
+// whole run only to download it.
 "use strict";
 importScripts("wasm_exec.js");
 
@@ -24,8 +29,8 @@ const queue = []; // runs posted before the engine was up
 self.onmessage = (ev) => {
   const m = ev.data;
   if (m.op === "init") start(m.module);
-  else if (m.op === "run") {
-    if (engine || failure) run(m);
+  else if (m.op === "run" || m.op === "trace") {
+    if (engine || failure) handle(m);
     else queue.push(m);
   }
 };
@@ -43,7 +48,24 @@ async function start(module) {
   } catch (err) {
     failure = String(err && err.message || err);
   }
-  for (const m of queue.splice(0)) run(m);
+  for (const m of queue.splice(0)) handle(m);
+}
+
+function handle(m) {
+  if (m.op === "run") run(m);
+  else traceOf(m);
+}
+
+function traceOf(m) {
+  let a;
+  try {
+    a = failure ? { error: failure } : engine.trace(m.id, m.world, m.format);
+  } catch (err) {
+    a = { error: String(err && err.message || err) };
+  }
+  a = a || { error: "the engine stopped" }; // a Go runtime that exited answers nothing
+  if (a.data) self.postMessage({ op: "trace", ask: m.ask, data: a.data }, [a.data.buffer]);
+  else self.postMessage({ op: "trace", ask: m.ask, error: String(a.error) });
 }
 
 function run(m) {
@@ -63,5 +85,5 @@ function run(m) {
     self.postMessage({ op: "fatal", id: m.id, msg: failure });
     return;
   }
-  self.postMessage(result, [result.jsonl.buffer]);
+  self.postMessage(result);
 }

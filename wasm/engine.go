@@ -5,7 +5,9 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"runtime/debug"
+	"strconv"
 	"syscall/js"
 
 	"dsim/core/script"
@@ -21,11 +23,13 @@ type RunRequest struct {
 	SeedSet bool // Seed overrides every world's own seed
 }
 
-// RunResult is what a run produced. On a script error it still holds the
-// trace up to the failure, as the CLI prints it.
+// RunResult is what a run produced: everything the page shows at once.
+// The trace stays in the engine (see kept), which hands the page one world
+// at a time, or the whole for a download: a million-process run records
+// millions of events, which the page could neither copy nor read whole.
 type RunResult struct {
 	ID     int
-	JSONL  string // trace.WriteJSONL of every world
+	Worlds []WorldSummary
 	Checks []script.Check
 	Notes  []string
 	// Warnings are the worlds' departures from their algorithms'
@@ -33,6 +37,38 @@ type RunResult struct {
 	Warnings []script.Warning
 	Output   string // what print and log wrote
 	Err      *script.Error
+}
+
+// WorldSummary is what the page knows of a world before it asks for its
+// trace: enough to list it, to judge whether it can be drawn, and to say
+// how the run went when it cannot.
+type WorldSummary struct {
+	World     int // 1-based, the trace header's number
+	Algorithm string
+	Seed      uint64
+	Processes int
+	Events    int
+	End       int64 // the time of the last event
+	Sent      int
+	Delivered int
+	Dropped   int
+}
+
+func summarize(w *trace.World) WorldSummary {
+	s := WorldSummary{World: w.Header.World, Algorithm: w.Header.Algorithm, Seed: w.Header.Seed,
+		Processes: len(w.Header.IDs), Events: w.Len()}
+	w.Each(func(e *trace.Event) {
+		s.End = e.T
+		switch e.Type {
+		case trace.Send:
+			s.Sent++
+		case trace.Deliver:
+			s.Delivered++
+		case trace.Drop:
+			s.Dropped++
+		}
+	})
+	return s
 }
 
 // maxOutput bounds what print and log may send back to the page; a script
@@ -63,8 +99,10 @@ func (w *cappedWriter) String() string {
 }
 
 // execute runs one scenario the way `dsim run --format jsonl` does, so the
-// same script and seed give the same bytes natively and here.
-func execute(req RunRequest, progress func(events uint64, t int64)) RunResult {
+// same script and seed give the same bytes natively and here. It returns
+// the worlds with the result, their traces included, for the engine to
+// keep.
+func execute(req RunRequest, progress func(events uint64, t int64)) (RunResult, []trace.World) {
 	out := &cappedWriter{max: maxOutput}
 	name := req.Name
 	if name == "" {
@@ -77,16 +115,44 @@ func execute(req RunRequest, progress func(events uint64, t int64)) RunResult {
 			r.Err = &script.Error{File: name, Line: 1, Msg: err.Error()}
 		}
 	}
+	var worlds []trace.World
 	if res != nil {
-		var b bytes.Buffer
-		if werr := trace.WriteJSONL(&b, res.Worlds); werr != nil && r.Err == nil {
-			r.Err = &script.Error{File: name, Line: 1, Msg: "writing the trace: " + werr.Error()}
+		worlds = res.Worlds
+		for i := range worlds {
+			r.Worlds = append(r.Worlds, summarize(&worlds[i]))
 		}
-		r.JSONL = b.String()
 		r.Checks, r.Notes, r.Warnings = res.Checks, res.Notes, res.Warnings
 	}
 	r.Output = out.String()
-	return r
+	return r, worlds
+}
+
+// Trace formats: the JSONL trace `dsim run --format jsonl` writes, and
+// ShiViz's log.
+const (
+	formatJSONL  = "jsonl"
+	formatShiViz = "shiviz"
+)
+
+// traceText writes world i of worlds (-1: every world) in format.
+func traceText(worlds []trace.World, i int, format string) ([]byte, error) {
+	if i >= len(worlds) || i < -1 {
+		return nil, fmt.Errorf("the run has no world %d", i+1)
+	}
+	if i >= 0 {
+		worlds = worlds[i : i+1]
+	}
+	var b bytes.Buffer
+	var err error
+	switch format {
+	case formatJSONL:
+		err = trace.WriteJSONL(&b, worlds)
+	case formatShiViz:
+		err = trace.WriteShiViz(&b, worlds)
+	default:
+		err = fmt.Errorf("unknown trace format %q", format)
+	}
+	return b.Bytes(), err
 }
 
 // serveEngine installs globalThis.dsimEngine.run(request, onProgress) for
@@ -104,21 +170,45 @@ func serveEngine() {
 	// growth, and the collector waits until runs have filled them (see
 	// wasmmem); pages a run does not use cost no RAM.
 	wasmmem.Reserve(256 << 20)
+	// kept is the last run's worlds: the engine answers trace requests
+	// about that run until the next one starts.
+	var kept struct {
+		id     int
+		worlds []trace.World
+	}
 	run := js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) == 0 {
 			return nil
 		}
 		req, id := requestOf(args[0])
+		kept.id, kept.worlds = 0, nil // a run's memory is the next run's
 		var progress func(uint64, int64)
 		if len(args) > 1 && args[1].Type() == js.TypeFunction {
 			cb := args[1]
 			progress = func(events uint64, t int64) { cb.Invoke(float64(events), float64(t)) }
 		}
-		r := execute(req, progress)
+		r, worlds := execute(req, progress)
 		r.ID = id
+		kept.id, kept.worlds = id, worlds
 		return r.value()
 	})
-	js.Global().Set("dsimEngine", map[string]any{"run": run})
+	// trace(id, world, format) answers {data: Uint8Array} or {error}.
+	traceOf := js.FuncOf(func(this js.Value, args []js.Value) any {
+		if len(args) < 3 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber || args[2].Type() != js.TypeString {
+			return map[string]any{"error": "trace wants a run id, a world index and a format"}
+		}
+		if args[0].Int() != kept.id || kept.id == 0 {
+			return map[string]any{"error": "the engine no longer holds that run"}
+		}
+		b, err := traceText(kept.worlds, args[1].Int(), args[2].String())
+		if err != nil {
+			return map[string]any{"error": err.Error()}
+		}
+		data := js.Global().Get("Uint8Array").New(len(b))
+		js.CopyBytesToJS(data, b)
+		return map[string]any{"data": data}
+	})
+	js.Global().Set("dsimEngine", map[string]any{"run": run, "trace": traceOf})
 }
 
 func requestOf(v js.Value) (RunRequest, int) {
@@ -142,10 +232,7 @@ func stringOr(v js.Value) string {
 	return ""
 }
 
-// value is the result message of the worker protocol. The trace goes as
-// UTF-8 bytes, which the worker hands over without a copy and the page
-// reads with one memory copy: as a string, a trace of megabytes took the
-// page's thread tens of milliseconds to decode.
+// value is the result message of the worker protocol.
 func (r RunResult) value() map[string]any {
 	checks := make([]any, len(r.Checks))
 	for i, c := range r.Checks {
@@ -159,11 +246,15 @@ func (r RunResult) value() map[string]any {
 	for i, w := range r.Warnings {
 		warnings[i] = map[string]any{"world": w.World, "seq": float64(w.Seq), "line": w.Line, "text": w.Text}
 	}
+	worlds := make([]any, len(r.Worlds))
+	for i, w := range r.Worlds {
+		worlds[i] = map[string]any{"world": w.World, "algorithm": w.Algorithm, "seed": strconv.FormatUint(w.Seed, 10), // exact beyond 2^53
+			"processes": w.Processes, "events": w.Events, "end": float64(w.End),
+			"sent": w.Sent, "delivered": w.Delivered, "dropped": w.Dropped}
+	}
 	var err any
 	if r.Err != nil {
 		err = map[string]any{"file": r.Err.File, "line": r.Err.Line, "msg": r.Err.Msg}
 	}
-	jsonl := js.Global().Get("Uint8Array").New(len(r.JSONL))
-	js.CopyBytesToJS(jsonl, []byte(r.JSONL))
-	return map[string]any{"op": "result", "id": r.ID, "jsonl": jsonl, "checks": checks, "notes": notes, "warnings": warnings, "output": r.Output, "error": err}
+	return map[string]any{"op": "result", "id": r.ID, "worlds": worlds, "checks": checks, "notes": notes, "warnings": warnings, "output": r.Output, "error": err}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall/js"
 	"testing"
+
+	"dsim/core/trace"
 )
 
 const bully = `
@@ -19,15 +21,29 @@ expect(false, "a failing check")
 `
 
 func TestExecute(t *testing.T) {
-	r := execute(RunRequest{Name: "b.lua", Src: bully, Seed: 1}, nil)
+	r, worlds := execute(RunRequest{Name: "b.lua", Src: bully, Seed: 1}, nil)
 	if r.Err != nil {
 		t.Fatalf("script error: %v", r.Err)
 	}
 	if r.Output != "leader\t3\n" {
 		t.Errorf("output %q", r.Output)
 	}
-	if !strings.HasPrefix(r.JSONL, `{"type":"world",`) || strings.Count(r.JSONL, "\n") < 10 {
-		t.Errorf("JSONL does not look like a trace: %.80q", r.JSONL)
+	jsonl := text(t, worlds, -1, formatJSONL)
+	if !strings.HasPrefix(jsonl, `{"type":"world",`) || strings.Count(jsonl, "\n") < 10 {
+		t.Errorf("JSONL does not look like a trace: %.80q", jsonl)
+	}
+	// The summary counts what the trace holds.
+	var sent, delivered int
+	for _, line := range strings.Split(jsonl, "\n") {
+		sent += strings.Count(line, `"type":"send"`)
+		delivered += strings.Count(line, `"type":"deliver"`)
+	}
+	if len(r.Worlds) != 1 {
+		t.Fatalf("%d world summaries, want 1", len(r.Worlds))
+	}
+	if w := r.Worlds[0]; w.World != 1 || w.Algorithm != "election.bully" || w.Processes != 3 || w.Events != strings.Count(jsonl, "\n")-1 ||
+		w.Sent != sent || w.Delivered != delivered || w.Sent == 0 || w.End == 0 {
+		t.Errorf("summary %+v; the trace has %d lines, %d sends, %d deliveries", w, strings.Count(jsonl, "\n"), sent, delivered)
 	}
 	if len(r.Checks) != 5 || !r.Checks[0].Pass || r.Checks[1].Pass || r.Checks[1].Line != 7 {
 		t.Errorf("checks %+v, want 3 leads (pass), a failing check at line 7 and the election properties", r.Checks)
@@ -47,24 +63,24 @@ w:run()
 `
 
 func TestExecuteWarns(t *testing.T) {
-	r := execute(RunRequest{Src: outside, Seed: 1}, nil)
+	r, worlds := execute(RunRequest{Src: outside, Seed: 1}, nil)
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}
 	if len(r.Warnings) != 1 || r.Warnings[0].Line != 3 || !strings.Contains(r.Warnings[0].Text, "no crash") ||
-		!strings.Contains(r.JSONL, `"type":"warning"`) {
+		!strings.Contains(text(t, worlds, 0, formatJSONL), `"type":"warning"`) {
 		t.Errorf("warnings %+v, want the crash at line 3, in the trace too", r.Warnings)
 	}
 }
 
 func TestExecuteError(t *testing.T) {
 	src := "local w = sim.world{algorithm = \"election.bully\", n = 3}\nw:run()\nprint('ran')\nlocal x = nil + 1\n"
-	r := execute(RunRequest{Src: src, Seed: 1}, nil)
+	r, worlds := execute(RunRequest{Src: src, Seed: 1}, nil)
 	if r.Err == nil || r.Err.File != "scenario.lua" || r.Err.Line != 4 {
 		t.Fatalf("error %v, want one at scenario.lua:4", r.Err)
 	}
-	if r.Output != "ran\n" || r.JSONL == "" {
-		t.Errorf("the output (%q) and the trace up to the error (%d bytes) are kept", r.Output, len(r.JSONL))
+	if jsonl := text(t, worlds, -1, formatJSONL); r.Output != "ran\n" || jsonl == "" {
+		t.Errorf("the output (%q) and the trace up to the error (%d bytes) are kept", r.Output, len(jsonl))
 	}
 }
 
@@ -72,7 +88,7 @@ func TestExecuteError(t *testing.T) {
 // reads back is what the worker sent.
 func TestResultRoundTrip(t *testing.T) {
 	for _, src := range []string{bully, outside, "error('boom')"} {
-		r := execute(RunRequest{Name: "b.lua", Src: src, Seed: 1}, nil)
+		r, _ := execute(RunRequest{Name: "b.lua", Src: src, Seed: 1}, nil)
 		r.ID = 42
 		r.Notes = []string{"world 1: a note"}
 		back := resultOf(js.ValueOf(r.value()))
@@ -96,11 +112,43 @@ func TestRequestOf(t *testing.T) {
 
 func TestOutputCapped(t *testing.T) {
 	src := `for i = 1, 3000 do print(string.rep("x", 999)) end`
-	r := execute(RunRequest{Src: src, Seed: 1}, nil)
+	r, _ := execute(RunRequest{Src: src, Seed: 1}, nil)
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}
 	if !strings.HasSuffix(r.Output, "(output truncated)\n") || len(r.Output) > maxOutput+100 {
 		t.Errorf("output of %d bytes, want at most %d and a truncation note", len(r.Output), maxOutput)
+	}
+}
+
+func text(t *testing.T, worlds []trace.World, i int, format string) string {
+	t.Helper()
+	b, err := traceText(worlds, i, format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The engine writes one world, or all, in either format, and names what it
+// cannot write.
+func TestTraceText(t *testing.T) {
+	two := `for i = 1, 2 do local w = sim.world{algorithm = "election.bully", n = 3}; w:run() end`
+	_, worlds := execute(RunRequest{Src: two, Seed: 1}, nil)
+	all, first, second := text(t, worlds, -1, formatJSONL), text(t, worlds, 0, formatJSONL), text(t, worlds, 1, formatJSONL)
+	if all != first+second || first == second {
+		t.Errorf("the worlds' traces (%d and %d bytes) do not make up the run's (%d bytes)", len(first), len(second), len(all))
+	}
+	if shiviz := text(t, worlds, -1, formatShiViz); strings.Count(shiviz, "\n") < 10 {
+		t.Errorf("ShiViz log of %d bytes", len(shiviz))
+	}
+	for _, c := range []struct {
+		world  int
+		format string
+		want   string
+	}{{2, formatJSONL, "no world 3"}, {-2, formatJSONL, "no world -1"}, {0, "xml", `unknown trace format "xml"`}} {
+		if _, err := traceText(worlds, c.world, c.format); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("world %d as %s: error %v, want %q", c.world, c.format, err, c.want)
+		}
 	}
 }

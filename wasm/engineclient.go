@@ -3,6 +3,8 @@
 package main
 
 import (
+	"errors"
+	"strconv"
 	"syscall/js"
 
 	"dsim/core/script"
@@ -25,6 +27,12 @@ type Engine struct {
 	next    int
 	running int // id of the run in progress, 0 when idle
 	pending RunRequest
+	// done is the id of the last run that finished: the worker holds its
+	// trace until the next run. asked holds the callbacks of the trace
+	// requests it has not answered, by request number.
+	done  int
+	asks  int
+	asked map[int]func(data string, err error)
 }
 
 // NewEngine starts the engine worker.
@@ -54,12 +62,52 @@ func (e *Engine) Run(req RunRequest) int {
 		e.Stop()
 	}
 	e.next++
-	e.running, e.pending = e.next, req
+	e.running, e.pending, e.done = e.next, req, 0
 	e.worker.Call("postMessage", map[string]any{
 		"op": "run", "id": e.running, "name": req.Name, "src": req.Src,
 		"seed": float64(req.Seed), "seedSet": req.SeedSet,
 	})
 	return e.running
+}
+
+// Trace asks the worker for world (a 0-based index; -1: every world) of
+// the last finished run, in format ("jsonl" or "shiviz"); fn gets the text
+// or why there is none. A new run or Stop makes the answer an error.
+func (e *Engine) Trace(world int, format string, fn func(data string, err error)) {
+	if e.done == 0 || e.running != 0 {
+		fn("", errors.New("no finished run to read"))
+		return
+	}
+	if e.asked == nil {
+		e.asked = map[int]func(string, error){}
+	}
+	e.asks++
+	e.asked[e.asks] = fn
+	e.worker.Call("postMessage", map[string]any{"op": "trace", "ask": e.asks, "id": e.done, "world": world, "format": format})
+}
+
+// answer hands a trace answer to the callback that asked for it.
+func (e *Engine) answer(m js.Value) {
+	ask := m.Get("ask").Int()
+	fn := e.asked[ask]
+	delete(e.asked, ask)
+	if fn == nil {
+		return
+	}
+	if msg := m.Get("error"); msg.Type() == js.TypeString {
+		fn("", errors.New(msg.String()))
+		return
+	}
+	fn(bytesOr(m.Get("data")), nil)
+}
+
+// dropAsks fails the trace requests a new worker will never answer.
+func (e *Engine) dropAsks() {
+	asked := e.asked
+	e.asked = nil
+	for _, fn := range asked {
+		fn("", errors.New("the run was replaced"))
+	}
 }
 
 // Stop ends the run in progress at once: the worker is terminated, which
@@ -71,6 +119,8 @@ func (e *Engine) Stop() {
 	e.running = 0
 	e.worker.Call("terminate")
 	e.spawn()
+	e.done = 0
+	e.dropAsks()
 }
 
 // Busy reports whether a run is in progress.
@@ -83,6 +133,10 @@ func (e *Engine) receive(m js.Value) {
 		}
 		return
 	}
+	if m.Get("op").String() == "trace" {
+		e.answer(m)
+		return
+	}
 	id := m.Get("id")
 	if id.Type() != js.TypeNumber || id.Int() != e.running {
 		return // a message about a run that was stopped or replaced
@@ -93,14 +147,15 @@ func (e *Engine) receive(m js.Value) {
 			e.h.Progress(e.running, uint64(m.Get("events").Float()), int64(m.Get("time").Float()))
 		}
 	case "result":
-		e.running = 0
+		e.running, e.done = 0, e.running
 		e.deliver(resultOf(m))
 	case "fatal":
 		// The engine died (the Go runtime exited): report it as an error
 		// of this run and start a fresh worker for the next one.
-		e.running = 0
+		e.running, e.done = 0, 0
 		e.worker.Call("terminate")
 		e.spawn()
+		e.dropAsks()
 		e.deliver(RunResult{ID: id.Int(), Err: &script.Error{File: e.pending.Name, Line: 1, Msg: "the engine failed: " + m.Get("msg").String()}})
 	}
 }
@@ -113,7 +168,18 @@ func (e *Engine) deliver(r RunResult) {
 
 // resultOf reads a result message (RunResult.value on the worker's side).
 func resultOf(m js.Value) RunResult {
-	r := RunResult{ID: m.Get("id").Int(), JSONL: bytesOr(m.Get("jsonl")), Output: stringOr(m.Get("output"))}
+	r := RunResult{ID: m.Get("id").Int(), Output: stringOr(m.Get("output"))}
+	if ws := m.Get("worlds"); ws.Type() == js.TypeObject {
+		for i := range ws.Length() {
+			w := ws.Index(i)
+			seed, _ := strconv.ParseUint(stringOr(w.Get("seed")), 10, 64)
+			r.Worlds = append(r.Worlds, WorldSummary{
+				World: w.Get("world").Int(), Algorithm: stringOr(w.Get("algorithm")), Seed: seed,
+				Processes: w.Get("processes").Int(), Events: w.Get("events").Int(), End: int64(w.Get("end").Float()),
+				Sent: w.Get("sent").Int(), Delivered: w.Get("delivered").Int(), Dropped: w.Get("dropped").Int(),
+			})
+		}
+	}
 	if cs := m.Get("checks"); cs.Type() == js.TypeObject {
 		for i := range cs.Length() {
 			c := cs.Index(i)

@@ -9,7 +9,6 @@ package main
 // the panels, at the event the time-travel cursor points to.
 
 import (
-	"bytes"
 	"fmt"
 	"runtime/debug"
 	"strconv"
@@ -60,8 +59,12 @@ type app struct {
 	eng      *Engine
 	examples []scripts.Example
 
-	result   *RunResult
+	result *RunResult
+	// worlds has one entry per world of the run, its header from the
+	// result's summary; a world's events come from the engine the first
+	// time it is shown (loaded).
 	worlds   []trace.World
+	loaded   []bool
 	world    int // index into worlds of the world shown
 	r        *replay.Replay
 	dia      *spacetime.Diagram
@@ -529,13 +532,16 @@ func (a *app) download(name, mime, data string) {
 	setTimeout(func() { js.Global().Get("URL").Call("revokeObjectURL", url) }, 10_000)
 }
 
-func (a *app) downloadShiViz() {
-	var b bytes.Buffer
-	if err := trace.WriteShiViz(&b, a.worlds); err != nil {
-		a.showError("Writing the ShiViz log: " + err.Error())
-		return
-	}
-	a.download("dsim-trace.shiviz.log", "text/plain", b.String())
+// downloadTrace downloads the whole run's trace in format, which the
+// engine writes: the page holds at most the world it shows.
+func (a *app) downloadTrace(format, name, mime string) {
+	a.eng.Trace(-1, format, func(data string, err error) {
+		if err != nil {
+			a.showError("The trace could not be downloaded: " + err.Error())
+			return
+		}
+		a.download(name, mime, data)
+	})
 }
 
 // --- running
@@ -611,10 +617,22 @@ func (a *app) onProgress(_ int, events uint64, t int64) {
 	a.el.progressText.SetTextContent(fmtInt(int(events)) + " events, t=" + fmtInt(int(t)))
 }
 
+// drawLimit is the most events of a world the page reads and draws: a
+// larger world shows its summary, its checks and its output, and its trace
+// is a download. Reading and indexing a trace costs the page's thread about
+// a second per 100,000 events.
+const drawLimit = 200_000
+
+// onResult shows what the run produced at once: output, checks and the
+// world menu; the world in view is then asked of the engine and drawn.
 func (a *app) onResult(res RunResult) {
 	start := now()
 	a.result = &res
-	a.worlds = nil
+	a.worlds = make([]trace.World, len(res.Worlds))
+	a.loaded = make([]bool, len(res.Worlds))
+	for i, w := range res.Worlds {
+		a.worlds[i].Header = trace.Header{World: w.World, Algorithm: w.Algorithm, Seed: w.Seed}
+	}
 	out := res.Output
 	for _, n := range res.Notes {
 		out += "note: " + n + "\n"
@@ -623,47 +641,33 @@ func (a *app) onResult(res RunResult) {
 		out += fmt.Sprintf("warning: world %d: %s\n", w.World, w.Text)
 	}
 	a.el.output.SetTextContent(out)
-	// The run is over but its trace is still being read: the page stays
-	// "running", with the progress bar.
-	a.el.progressText.SetTextContent("reading the trace…")
-	a.stopReading = readTrace(res.JSONL, func(done float64) {
-		a.el.progressText.SetTextContent(fmt.Sprintf("reading the trace: %d%%", int(done*100)))
-	}, func(worlds []trace.World, err error) {
-		a.stopReading = nil
-		a.el.progressText.SetTextContent("drawing…")
-		a.show(res, worlds, err, func() {
-			body.Underlying().Get("dataset").Set("renderMs", ftoa(float64(int((now()-start)*10))/10))
-		})
+	a.show(res, func() {
+		body.Underlying().Get("dataset").Set("renderMs", ftoa(float64(int((now()-start)*10))/10))
 	})
 }
 
 // show renders a finished run; drawn runs after it is on the page.
-func (a *app) show(res RunResult, worlds []trace.World, err error, drawn func()) {
-	if err != nil {
-		worlds = nil
-		a.showError("The trace could not be read: " + err.Error())
-	}
-	a.worlds = worlds
+func (a *app) show(res RunResult, drawn func()) {
 	a.fillWorldMenu()
-	world := 0
-	if a.world < len(worlds) && res.Err == nil {
+	world := a.firstShown()
+	if a.world < len(a.worlds) && res.Err == nil && a.shows(a.world) {
 		world = a.world // a rerun keeps the world in view
 	}
 	moment := a.moment
 	a.moment = nil
 	if moment != nil {
-		if moment.World < len(worlds) {
+		if moment.World < len(a.worlds) {
 			world = moment.World
 		} else {
-			a.showError(fmt.Sprintf("The share link shows world %d, but the run has %d: showing world %d instead.", moment.World+1, len(worlds), world+1))
+			a.showError(fmt.Sprintf("The share link shows world %d, but the run has %d: showing world %d instead.", moment.World+1, len(a.worlds), world+1))
 			moment = nil
 		}
 	}
 	a.renderChecks()
-	setDisabled(a.el.jsonl, res.JSONL == "")
-	setDisabled(a.el.shiviz, len(worlds) == 0)
-	a.showWorld(world, func() {
-		if moment != nil {
+	setDisabled(a.el.jsonl, len(a.worlds) == 0)
+	setDisabled(a.el.shiviz, len(a.worlds) == 0)
+	a.showWorld(world, func(err error) {
+		if moment != nil && err == nil {
 			a.showMoment(moment)
 		}
 		a.finish(res, err)
@@ -682,20 +686,45 @@ func (a *app) finish(res RunResult, err error) {
 		a.setRunState("error")
 	default:
 		a.setRunState("done")
-		if len(a.worlds) == 0 {
+		switch {
+		case len(a.worlds) == 0:
 			a.showStatus("The scenario built no world: nothing to show.")
+		case !a.shows(a.firstShown()):
+			a.showStatus("No world of this run records a trace (trace = false): its results are in the output and the checks.")
 		}
 	}
 }
 
+// shows reports whether world i has something to draw: an untraced world
+// (trace = false) records nothing.
+func (a *app) shows(i int) bool { return a.result.Worlds[i].Events > 0 }
+
+// firstShown is the world a run opens on: the first with events, else the
+// first.
+func (a *app) firstShown() int {
+	for i := range a.worlds {
+		if a.shows(i) {
+			return i
+		}
+	}
+	return 0
+}
+
+// fillWorldMenu lists the worlds with something to show; a scenario whose
+// worlds are all untraced (a sweep that reports a table) gets no menu.
 func (a *app) fillWorldMenu() {
 	empty(a.el.world)
-	for i, w := range a.worlds {
-		o := el("option", "", fmt.Sprintf("world %d: %s, seed %d, %d events", w.Header.World, w.Header.Algorithm, w.Header.Seed, len(w.Events)))
+	listed := 0
+	for i, w := range a.result.Worlds {
+		if !a.shows(i) {
+			continue
+		}
+		listed++
+		o := el("option", "", fmt.Sprintf("world %d: %s, seed %d, %s events", w.World, w.Algorithm, w.Seed, fmtInt(w.Events)))
 		o.SetAttribute("value", itoa(i))
 		a.el.world.AppendChild(o)
 	}
-	show(a.el.world, len(a.worlds) > 1)
+	show(a.el.world, listed > 1)
 }
 
 // showWorld renders world i from its trace, with the cursor at the end,
@@ -705,26 +734,31 @@ func (a *app) fillWorldMenu() {
 //
 // Between two steps the browser runs events and draws frames, which read
 // the app's state: every step leaves it consistent (see install).
-func (a *app) showWorld(i int, then func()) {
+func (a *app) showWorld(i int, then func(err error)) {
 	a.pause()
 	a.gen++
 	gen := a.gen
 	a.loading = true
 	a.enableTimeline(false)
 	a.install(nil, nil)
+	if then == nil {
+		then = func(error) {}
+	}
 	if i >= len(a.worlds) {
 		a.world = 0
 		a.log.reset() // no filters either
 		a.loading = false
 		a.setCursor(0)
-		if then != nil {
-			then()
-		}
+		then(nil)
 		return
 	}
 	a.world = i
 	a.stateAll = false
 	setValue(a.el.world, itoa(i))
+	if !a.loaded[i] {
+		a.fetchWorld(i, gen, then)
+		return
+	}
 	w := &a.worlds[i] // a result arriving meanwhile replaces a.worlds
 	var r *replay.Replay
 	// Each step is timed as a performance measure "dsim: <name>", which
@@ -768,9 +802,7 @@ func (a *app) showWorld(i int, then func()) {
 		}},
 		{"draw the diagram", func() bool {
 			a.diagram.draw() // if no frame came since: the run is shown when it is done
-			if then != nil {
-				then()
-			}
+			then(nil)
 			a.prepareSearch(r)
 			return false
 		}},
@@ -792,6 +824,54 @@ func (a *app) showWorld(i int, then func()) {
 	// not in the task that cleared the page (after reading a trace, that
 	// one has work enough)
 	afterFrame(func() { next(0) })
+}
+
+// fetchWorld asks the engine for the trace of world i, reads it a slice at
+// a time and shows it, unless the page has moved on (gen). A world above
+// drawLimit is not asked for: its summary stands in for it.
+func (a *app) fetchWorld(i, gen int, then func(error)) {
+	sum := a.result.Worlds[i]
+	if sum.Events > drawLimit {
+		a.loading = false
+		a.renderSummary(sum)
+		a.showStatus(fmt.Sprintf("World %d has %s events, more than the %s this page draws: its checks, statistics and output are here, and its whole trace is a download (JSONL or ShiViz).",
+			sum.World, fmtInt(sum.Events), fmtInt(drawLimit)))
+		then(nil)
+		return
+	}
+	a.el.progressText.SetTextContent("reading the trace…")
+	fail := func(err error) {
+		a.loading = false
+		a.showError("The trace could not be read: " + err.Error())
+		then(err)
+	}
+	a.eng.Trace(i, "jsonl", func(text string, err error) {
+		if a.gen != gen {
+			return
+		}
+		if err != nil {
+			fail(err)
+			return
+		}
+		a.stopReading = readTrace(text, func(done float64) {
+			a.el.progressText.SetTextContent(fmt.Sprintf("reading the trace: %d%%", int(done*100)))
+		}, func(worlds []trace.World, err error) {
+			a.stopReading = nil
+			if a.gen != gen {
+				return
+			}
+			if err == nil && len(worlds) != 1 {
+				err = fmt.Errorf("the engine sent %d worlds for one", len(worlds))
+			}
+			if err != nil {
+				fail(err)
+				return
+			}
+			a.worlds[i], a.loaded[i] = worlds[0], true
+			a.el.progressText.SetTextContent("drawing…")
+			a.showWorld(i, then)
+		})
+	})
 }
 
 // install makes r (nil: none) the world shown, drawn by dia, with the
@@ -1012,12 +1092,8 @@ func (a *app) wireControls() {
 	onClick(byID("share"), a.shareLink)
 	onClick(byID("restore"), a.restorePrevious)
 	onClick(a.el.restoreDraft, func() { a.restoreDraft(0) })
-	onClick(a.el.jsonl, func() {
-		if a.result != nil {
-			a.download("dsim-trace.jsonl", "application/x-ndjson", a.result.JSONL)
-		}
-	})
-	onClick(a.el.shiviz, a.downloadShiViz)
+	onClick(a.el.jsonl, func() { a.downloadTrace("jsonl", "dsim-trace.jsonl", "application/x-ndjson") })
+	onClick(a.el.shiviz, func() { a.downloadTrace("shiviz", "dsim-trace.shiviz.log", "text/plain") })
 	on(a.el.scrubber.Underlying(), "input", func(js.Value) {
 		a.pause()
 		var n int

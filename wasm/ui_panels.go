@@ -191,11 +191,30 @@ func (a *app) renderState(v *replay.View) {
 }
 
 func (a *app) renderStats() {
-	box := a.el.stats
-	empty(box)
 	if a.r == nil {
+		empty(a.el.stats)
 		return
 	}
+	end := int64(0)
+	if n := len(a.r.Events); n > 0 {
+		end = a.r.Events[n-1].T
+	}
+	a.fillStats(a.r.Kinds, fmt.Sprintf("%s events, %d processes, ends at t=%s. Topology %s, seed %d.",
+		fmtInt(len(a.r.Events)), len(a.r.Nodes), fmtInt(int(end)), a.r.Header.Topology, a.r.Header.Seed))
+}
+
+// renderSummary fills the statistics of a world the page does not draw
+// from the engine's summary of it.
+func (a *app) renderSummary(w WorldSummary) {
+	a.fillStats([]replay.KindStat{{Kind: "all", Sent: w.Sent, Delivered: w.Delivered, Dropped: w.Dropped}},
+		fmt.Sprintf("%s events, %s processes, ends at t=%s. Seed %d.", fmtInt(w.Events), fmtInt(w.Processes), fmtInt(int(w.End)), w.Seed))
+}
+
+// fillStats shows a table of messages by kind, with a total row when
+// there are several, and a note under it.
+func (a *app) fillStats(kinds []replay.KindStat, note string) {
+	box := a.el.stats
+	empty(box)
 	table := el("table", "stats", "")
 	head := el("tr", "", "")
 	for _, h := range []string{"kind", "sent", "delivered", "dropped"} {
@@ -218,21 +237,16 @@ func (a *app) renderStats() {
 		body.AppendChild(tr)
 		return tr
 	}
-	for _, k := range a.r.Kinds {
+	for _, k := range kinds {
 		row(k.Kind, fmtInt(k.Sent), fmtInt(k.Delivered), fmtInt(k.Dropped)).SetAttribute("data-kind", k.Kind)
 		sent, delivered, dropped = sent+k.Sent, delivered+k.Delivered, dropped+k.Dropped
 	}
-	if len(a.r.Kinds) != 1 {
+	if len(kinds) > 1 {
 		row("all", fmtInt(sent), fmtInt(delivered), fmtInt(dropped)).SetAttribute("class", "total")
 	}
 	table.AppendChild(body)
 	box.AppendChild(table)
-	end := int64(0)
-	if n := len(a.r.Events); n > 0 {
-		end = a.r.Events[n-1].T
-	}
-	box.AppendChild(el("p", "note", fmt.Sprintf("%s events, %d processes, ends at t=%s. Topology %s, seed %d.",
-		fmtInt(len(a.r.Events)), len(a.r.Nodes), fmtInt(int(end)), a.r.Header.Topology, a.r.Header.Seed)))
+	box.AppendChild(el("p", "note", note))
 }
 
 // renderChecks lists every expect() of the run; each one that the trace
@@ -310,7 +324,11 @@ func (a *app) gotoSeq(w int, seq uint64) {
 			}
 		}
 		if i != a.world || a.r == nil || a.loading {
-			a.showWorld(i, show)
+			a.showWorld(i, func(err error) {
+				if err == nil {
+					show()
+				}
+			})
 		} else {
 			show()
 		}

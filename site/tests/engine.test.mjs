@@ -11,11 +11,14 @@ import { root, site, cli } from "./harness.mjs";
 
 let engine;
 
-// run runs a scenario in the engine; the trace comes back as a string.
+// run runs a scenario in the engine, then asks it for the whole trace,
+// which comes back as a string.
 function run(req, progress) {
   const r = engine.run(req, progress);
-  assert.ok(r.jsonl instanceof Uint8Array, "the trace is sent as bytes");
-  return { ...r, jsonl: new TextDecoder("utf-8", { fatal: true }).decode(r.jsonl) };
+  assert.equal(r.jsonl, undefined, "the result carries no trace: the engine keeps it");
+  const t = engine.trace(req.id, -1, "jsonl");
+  assert.ok(t.data instanceof Uint8Array, `the trace is sent as bytes (${t.error})`);
+  return { ...r, jsonl: new TextDecoder("utf-8", { fatal: true }).decode(t.data) };
 }
 
 before(async () => {
@@ -62,6 +65,18 @@ for (const file of scenarios(join(root, "scripts/examples"))) {
     }
   });
 }
+
+test("the engine answers trace requests about its last run only", () => {
+  const src = 'for i = 1, 2 do local w = sim.world{algorithm = "election.bully", n = 3}; w:run() end\n';
+  const r = run({ op: "run", id: 3, name: "two.lua", src, seed: 1, seedSet: false });
+  assert.deepEqual(r.worlds.map((w) => [w.world, w.algorithm, w.processes]), [[1, "election.bully", 3], [2, "election.bully", 3]]);
+  const second = new TextDecoder().decode(engine.trace(3, 1, "jsonl").data);
+  assert.ok(second.startsWith('{"type":"world","schema":') && second.includes('"world":2'), "world 2 alone");
+  assert.equal(second.split("\n").length - 2, r.worlds[1].events, "the summary counts the world's events");
+  assert.match(engine.trace(2, 0, "jsonl").error, /no longer holds/);
+  assert.match(engine.trace(3, 5, "jsonl").error, /no world 6/);
+  assert.match(engine.trace(3, 0, "xml").error, /unknown trace format/);
+});
 
 test("a script error comes back with its line, the partial trace and the output", () => {
   const src = 'print("before")\nlocal w = sim.world{algorithm = "no.such"}\n';
