@@ -20,6 +20,18 @@ const errorField = StateField.define({
   },
 });
 
+// The failing expect() lines of the last run, [{line, msg}]; an edit
+// clears them with the error.
+const setFailures = StateEffect.define();
+
+const failureField = StateField.define({
+  create: () => [],
+  update(value, tr) {
+    for (const e of tr.effects) if (e.is(setFailures)) return e.value;
+    return tr.docChanged ? [] : value;
+  },
+});
+
 class ErrorMessage extends WidgetType {
   constructor(msg) {
     super();
@@ -47,6 +59,16 @@ class ErrorMarker extends GutterMarker {
 }
 const errorMarker = new ErrorMarker();
 
+class FailureMarker extends GutterMarker {
+  toDOM() {
+    const span = document.createElement("span");
+    span.className = "cm-dsim-fail-marker";
+    span.textContent = "✗";
+    return span;
+  }
+}
+const failureMarker = new FailureMarker();
+
 // lineOf clamps a 1-based line number to the document.
 function lineOf(doc, n) {
   return doc.line(Math.min(Math.max(1, n | 0), doc.lines));
@@ -62,12 +84,26 @@ const errorDecorations = EditorView.decorations.compute([errorField], (state) =>
   ]);
 });
 
+// A failing expect's line is tinted, and its message is the line's title
+// (an attribute: script text never becomes markup).
+const failureDecorations = EditorView.decorations.compute([failureField], (state) => {
+  const lines = new Map();
+  for (const f of state.field(failureField)) {
+    const line = lineOf(state.doc, f.line);
+    lines.set(line.from, [line, lines.has(line.from) ? lines.get(line.from)[1] + "\n" + f.msg : f.msg]);
+  }
+  return Decoration.set([...lines.values()].map(([line, msg]) =>
+    Decoration.line({ class: "cm-dsim-fail-line", attributes: { "data-fail-line": String(line.number), title: msg } }).range(line.from)), true);
+});
+
 const errorGutter = gutter({
   class: "cm-dsim-error-gutter",
   markers(view) {
+    const doc = view.state.doc;
+    const marks = view.state.field(failureField).map((f) => failureMarker.range(lineOf(doc, f.line).from));
     const err = view.state.field(errorField);
-    if (!err) return RangeSet.empty;
-    return RangeSet.of([errorMarker.range(lineOf(view.state.doc, err.line).from)]);
+    if (err) marks.push(errorMarker.range(lineOf(doc, err.line).from));
+    return RangeSet.of(marks, true);
   },
 });
 
@@ -76,6 +112,8 @@ const theme = EditorView.theme({
   ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace" },
   ".cm-dsim-error-line": { backgroundColor: "rgba(220, 38, 38, 0.15)" },
   ".cm-dsim-error-marker": { color: "#dc2626" },
+  ".cm-dsim-fail-line": { backgroundColor: "rgba(217, 119, 6, 0.15)" },
+  ".cm-dsim-fail-marker": { color: "#b45309", fontWeight: "bold" },
   ".cm-dsim-error-msg": {
     color: "#991b1b",
     backgroundColor: "#fef2f2",
@@ -103,6 +141,8 @@ window.dsimEditor = {
         StreamLanguage.define(lua),
         errorField,
         errorDecorations,
+        failureField,
+        failureDecorations,
         errorGutter,
         theme,
         EditorView.updateListener.of((u) => {
@@ -125,7 +165,20 @@ window.dsimEditor = {
     v.dispatch({ effects: [setError.of({ line, msg: String(msg) }), EditorView.scrollIntoView(pos, { y: "center" })] });
   },
   clearError() {
-    need().dispatch({ effects: setError.of(null) });
+    need().dispatch({ effects: [setError.of(null), setFailures.of([])] });
+  },
+  // markFailures marks the lines of failing checks: [{line, msg}].
+  markFailures(list) {
+    const fails = [];
+    for (let i = 0; i < (list?.length || 0); i++) fails.push({ line: list[i].line | 0, msg: String(list[i].msg) });
+    need().dispatch({ effects: setFailures.of(fails) });
+  },
+  // gotoLine puts the cursor at the start of line n, in view, and focuses.
+  gotoLine(n) {
+    const v = need();
+    const pos = lineOf(v.state.doc, n).from;
+    v.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: "center" }) });
+    v.focus();
   },
   focus() {
     need().focus();

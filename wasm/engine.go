@@ -236,7 +236,7 @@ func stringOr(v js.Value) string {
 func (r RunResult) value() map[string]any {
 	checks := make([]any, len(r.Checks))
 	for i, c := range r.Checks {
-		checks[i] = map[string]any{"world": c.World, "seq": float64(c.Seq), "line": c.Line, "text": c.Text, "pass": c.Pass, "property": c.Property}
+		checks[i] = map[string]any{"world": c.World, "seq": float64(c.Seq), "line": c.Line, "text": c.Text, "pass": c.Pass, "property": c.Property, "at": float64(c.At)}
 	}
 	notes := make([]any, len(r.Notes))
 	for i, n := range r.Notes {

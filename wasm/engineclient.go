@@ -185,7 +185,7 @@ func resultOf(m js.Value) RunResult {
 			c := cs.Index(i)
 			r.Checks = append(r.Checks, script.Check{
 				World: c.Get("world").Int(), Seq: uint64(c.Get("seq").Float()), Line: c.Get("line").Int(),
-				Text: stringOr(c.Get("text")), Pass: c.Get("pass").Truthy(), Property: stringOr(c.Get("property")),
+				Text: stringOr(c.Get("text")), Pass: c.Get("pass").Truthy(), Property: stringOr(c.Get("property")), At: uint64(c.Get("at").Float()),
 			})
 		}
 	}

@@ -63,17 +63,19 @@ type app struct {
 	// worlds has one entry per world of the run, its header from the
 	// result's summary; a world's events come from the engine the first
 	// time it is shown (loaded).
-	worlds   []trace.World
-	loaded   []bool
-	world    int // index into worlds of the world shown
-	r        *replay.Replay
-	dia      *spacetime.Diagram
-	lay      layout.Layout
-	cursor   int     // events applied
-	viewT    float64 // time shown (between events while playing)
-	selected int     // selected event, or -1
-	past     []bool
-	future   []bool
+	worlds []trace.World
+	loaded []bool
+	world  int // index into worlds of the world shown
+	// checkRows are the checks panel's items, which follow the cursor.
+	checkRows []checkRow
+	r         *replay.Replay
+	dia       *spacetime.Diagram
+	lay       layout.Layout
+	cursor    int     // events applied
+	viewT     float64 // time shown (between events while playing)
+	selected  int     // selected event, or -1
+	past      []bool
+	future    []bool
 
 	gen         int  // counts showWorld calls, so a superseded one stops
 	loading     bool // a world is being drawn: the timeline waits
@@ -699,6 +701,10 @@ func (a *app) finish(res RunResult, err error) {
 // (trace = false) records nothing.
 func (a *app) shows(i int) bool { return a.result.Worlds[i].Events > 0 }
 
+// drawable reports whether the page draws world i: it has events, and no
+// more than drawLimit.
+func (a *app) drawable(i int) bool { return a.shows(i) && a.result.Worlds[i].Events <= drawLimit }
+
 // firstShown is the world a run opens on: the first with events, else the
 // first.
 func (a *app) firstShown() int {
@@ -834,6 +840,7 @@ func (a *app) fetchWorld(i, gen int, then func(error)) {
 	if sum.Events > drawLimit {
 		a.loading = false
 		a.renderSummary(sum)
+		a.el.time.SetTextContent(fmt.Sprintf("t=%s · %s events, not drawn", fmtInt(int(sum.End)), fmtInt(sum.Events)))
 		a.showStatus(fmt.Sprintf("World %d has %s events, more than the %s this page draws: its checks, statistics and output are here, and its whole trace is a download (JSONL or ShiViz).",
 			sum.World, fmtInt(sum.Events), fmtInt(drawLimit)))
 		then(nil)
@@ -944,6 +951,7 @@ func (a *app) setCursor(n int) {
 	}
 	setValue(a.el.scrubber, itoa(n))
 	a.refresh()
+	a.followChecks()
 }
 
 // refresh renders everything that depends on the cursor.

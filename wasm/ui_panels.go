@@ -250,10 +250,12 @@ func (a *app) fillStats(kinds []replay.KindStat, note string) {
 }
 
 // renderChecks lists every expect() of the run; each one that the trace
-// recorded links to its event.
+// recorded links to its event, and every failing one is marked at its line
+// in the editor.
 func (a *app) renderChecks() {
 	box := a.el.checks
 	empty(box)
+	a.checkRows = nil
 	if a.result == nil {
 		return
 	}
@@ -262,7 +264,7 @@ func (a *app) renderChecks() {
 	if len(a.result.Warnings) > 0 {
 		list := el("ul", "checks", "")
 		for _, w := range a.result.Warnings {
-			list.AppendChild(a.checkItem("⚠", "warning", w.Text, w.Line, w.World, w.Seq, "Show where the run left the assumptions"))
+			list.AppendChild(a.checkItem("⚠", "warning", w.Text, w.Line, w.World, w.Seq, 0, "Show where the run left the assumptions"))
 		}
 		box.AppendChild(list)
 	}
@@ -271,15 +273,25 @@ func (a *app) renderChecks() {
 		return
 	}
 	failed := 0
+	var fails []any
 	list := el("ul", "checks", "")
 	for _, c := range a.result.Checks {
-		mark, cls := "✓", "pass"
+		mark, cls, title := "✓", "pass", "Show this check's event in the diagram and the log"
 		if !c.Pass {
 			mark, cls = "✗", "fail"
 			failed++
+			if c.Line > 0 {
+				fails = append(fails, map[string]any{"line": c.Line, "msg": c.Text})
+			}
+			if c.At > 0 {
+				title = "Show the event where the property first failed"
+			}
 		}
-		list.AppendChild(a.checkItem(mark, cls, c.Text, c.Line, c.World, c.Seq, "Show this check's event in the diagram and the log"))
+		li := a.checkItem(mark, cls, c.Text, c.Line, c.World, c.Seq, c.At, title)
+		a.checkRows = append(a.checkRows, checkRow{li: li, markEl: li.QuerySelector(".mark"), mark: mark, cls: cls, world: c.World, seq: c.Seq})
+		list.AppendChild(li)
 	}
+	a.editor.Call("markFailures", fails)
 	verdict := fmt.Sprintf("%d passed, %d failed", len(a.result.Checks)-failed, failed)
 	cls := "verdict pass"
 	if failed > 0 {
@@ -289,17 +301,51 @@ func (a *app) renderChecks() {
 	box.AppendChild(list)
 }
 
+// checkRow is a check's item in the panel, kept to follow the cursor.
+type checkRow struct {
+	li, markEl dom.Element
+	mark, cls  string // as judged at the end of the run
+	world      int
+	seq        uint64
+}
+
+// followChecks shows a check of the world in view as pending while the
+// cursor is before the event that recorded it: the verdict is the end's.
+func (a *app) followChecks() {
+	for _, row := range a.checkRows {
+		mark, cls := row.mark, row.cls
+		if a.r != nil && row.world == a.r.Header.World {
+			if i, ok := a.r.IndexOfSeq(row.seq); ok && i >= a.cursor {
+				mark, cls = "…", "pending"
+			}
+		}
+		if row.li.GetAttribute("class") != cls {
+			row.li.SetAttribute("class", cls)
+			row.markEl.SetTextContent(mark)
+		}
+	}
+}
+
 // checkItem is one line of the checks panel: a mark, the text (as text,
-// never HTML: it comes from the script), the script line, and a button to
-// the event of world (1-based) and seq when that world has a trace.
-func (a *app) checkItem(mark, cls, text string, line, world int, seq uint64, title string) dom.Element {
+// never HTML: it comes from the script), the script line, which puts the
+// editor there, and a button to the event of world (1-based) when that
+// world has a trace: event at, where a property first failed, if set, else
+// seq, where the check was recorded.
+func (a *app) checkItem(mark, cls, text string, line, world int, seq, at uint64, title string) dom.Element {
 	li := el("li", cls, "")
 	li.AppendChild(el("span", "mark", mark))
 	li.AppendChild(el("span", "text", text))
 	if line > 0 {
-		li.AppendChild(el("span", "line", "line "+itoa(line)))
+		b := el("button", "line", "line "+itoa(line))
+		b.SetAttribute("type", "button")
+		b.SetAttribute("title", "Show line "+itoa(line)+" in the editor")
+		onClick(b, func() { a.editor.Call("gotoLine", line) })
+		li.AppendChild(b)
 	}
-	if world > 0 && world <= len(a.worlds) {
+	if at > 0 {
+		seq = at
+	}
+	if world > 0 && world <= len(a.worlds) && a.drawable(world-1) {
 		link := el("button", "goto", fmt.Sprintf("event %d", seq))
 		link.SetAttribute("type", "button")
 		if len(a.worlds) > 1 {

@@ -32,18 +32,22 @@ type Checker struct {
 	// recoveries: an algorithm promising the property declares them.
 	Reads []string
 	judge func(m *Monitor, now int64) (bool, string)
+	// at gives the seq of the event where a safety property first failed,
+	// for a page to show that event rather than the end of the run; nil
+	// for properties judged at the end.
+	at func(m *Monitor) uint64
 }
 
 // checkers are the properties check judges, in the order the reference
 // lists them. A test fails when a registered algorithm promises a property
 // that has none here.
 var checkers = []Checker{
-	{election.Agreement, electionKeys, (*Monitor).agreement},
-	{election.Highest, electionKeys, (*Monitor).highest},
-	{election.OneLeader, []string{election.KeyRole}, (*Monitor).oneLeader},
-	{mutex.Safety, []string{mutex.KeyCS}, (*Monitor).safety},
-	{mutex.Liveness, []string{mutex.KeyCS, mutex.KeyBacklog}, (*Monitor).liveness},
-	{mutex.Ordering, []string{mutex.KeyCS, mutex.KeyStamp}, (*Monitor).ordering},
+	{election.Agreement, electionKeys, (*Monitor).agreement, nil},
+	{election.Highest, electionKeys, (*Monitor).highest, nil},
+	{election.OneLeader, []string{election.KeyRole}, (*Monitor).oneLeader, nil},
+	{mutex.Safety, []string{mutex.KeyCS}, (*Monitor).safety, func(m *Monitor) uint64 { return m.mutex.unsafeSeq }},
+	{mutex.Liveness, []string{mutex.KeyCS, mutex.KeyBacklog}, (*Monitor).liveness, nil},
+	{mutex.Ordering, []string{mutex.KeyCS, mutex.KeyStamp}, (*Monitor).ordering, func(m *Monitor) uint64 { return m.mutex.disorderSeq }},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -94,6 +98,9 @@ type Verdict struct {
 	// Text says what held, or what went wrong and where: it starts with
 	// the property's name.
 	Text string
+	// At is the seq of the event where a safety property first failed
+	// (0: none, or a property judged at the end of the run).
+	At uint64
 }
 
 // Check judges the property as of virtual time now (the end of the run for
@@ -105,5 +112,9 @@ func (m *Monitor) Check(name string, now int64) (Verdict, error) {
 		return Verdict{}, fmt.Errorf("no checker for %s (known: %s)", trace.Quote(name), Names())
 	}
 	ok, text := c.judge(m, now)
-	return Verdict{Property: name, Pass: ok, Text: name + ": " + text}, nil
+	v := Verdict{Property: name, Pass: ok, Text: name + ": " + text}
+	if !ok && c.at != nil {
+		v.At = c.at(m)
+	}
+	return v, nil
 }

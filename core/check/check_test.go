@@ -1,7 +1,9 @@
 package check
 
 import (
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -108,9 +110,20 @@ func TestProperties(t *testing.T) {
 			if v.Pass != tc.pass || v.Text != tc.text || v.Property != tc.property {
 				t.Errorf("got pass=%v %q\nwant pass=%v %q", v.Pass, v.Text, tc.pass, tc.text)
 			}
+			// A property that must hold at every event points at the
+			// event its text names first; one judged at the end, nowhere.
+			want := uint64(0)
+			if m := firstSeq.FindStringSubmatch(tc.text); !tc.pass && m != nil && find(tc.property).at != nil {
+				want, _ = strconv.ParseUint(m[1], 10, 64)
+			}
+			if v.At != want {
+				t.Errorf("At = %d, want %d", v.At, want)
+			}
 		})
 	}
 }
+
+var firstSeq = regexp.MustCompile(`seq=(\d+):`)
 
 func TestUnknownProperty(t *testing.T) {
 	_, err := New().Check("election.fairness", 0)

@@ -36,8 +36,10 @@ type mutexState struct {
 	holders []*proc // in the critical section now (more than one: unsafe)
 
 	unsafe       string // the first safety violation ("" none)
+	unsafeSeq    uint64 // the seq of its event
 	unsafeMore   int    // violations after it
 	disorder     string // the first ordering violation
+	disorderSeq  uint64
 	disorderMore int
 	last         *entry // the previous entry
 
@@ -132,6 +134,7 @@ func (s *mutexState) setCS(p *proc, v string, e *trace.Event) {
 func (s *mutexState) enter(p *proc, was string, e *trace.Event) {
 	if len(s.holders) > 0 {
 		if s.unsafe == "" {
+			s.unsafeSeq = e.Seq
 			h := s.holders[0]
 			s.unsafe = fmt.Sprintf("t=%d seq=%d: processes %d and %d are both in the critical section (%d entered while %d held it since t=%d)",
 				e.T, e.Seq, min(h.id, p.id), max(h.id, p.id), p.id, h.id, h.heldAt)
@@ -174,7 +177,7 @@ func (s *mutexState) checkOrder(cur *entry) {
 		return
 	}
 	if s.disorder == "" {
-		s.disorder = bad
+		s.disorder, s.disorderSeq = bad, cur.seq
 	} else {
 		s.disorderMore++
 	}

@@ -86,7 +86,7 @@ func (r *runner) recordChecks() {
 			if err != nil {
 				panic(err) // props were checked when the world was built
 			}
-			c := Check{World: w.index, Line: w.line, Text: v.Text, Pass: v.Pass, Property: p}
+			c := Check{World: w.index, Line: w.line, Text: v.Text, Pass: v.Pass, Property: p, At: v.At}
 			c.Seq = w.emit(trace.Event{Type: trace.Check, Node: trace.NoNode, Text: c.Text, Pass: c.Pass, Line: c.Line})
 			r.checks = append(r.checks, c)
 		}

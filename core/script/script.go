@@ -59,6 +59,10 @@ type Check struct {
 	// Property names the property (e.g. "mutex.safety") of a check the
 	// world recorded at the end of the script; "" for expect().
 	Property string
+	// At is the seq of the event where a property that must hold at every
+	// event first failed (0: none): where a reader should look, while Seq
+	// is where the check was recorded, at the end.
+	At uint64
 }
 
 // Result is everything a run produced. On an error it holds what was done

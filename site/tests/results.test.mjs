@@ -61,6 +61,8 @@ test("a world too large to draw shows its checks, statistics and a message namin
   // ELECTED), all delivered.
   const cells = (await page.locator("#stats tbody tr td").allTextContents()).map(digits);
   assert.deepEqual(cells, ["all", "299999", "299999", "0"]);
+  assert.match(digits(await page.locator("#time").textContent()), /^t=299999 · 1300003 events, not drawn$/);
+  assert.equal(await page.locator("#checks .goto").count(), 0, "no button to an event the page does not draw");
   // Nothing of the trace was copied to the page, and the downloads still
   // work: the engine writes them.
   assert.ok(!(await page.isDisabled("#download-jsonl")));
@@ -94,4 +96,51 @@ print("ran to t=" .. w:now())
   await runState(page, "done");
   assert.match(await page.locator("#output").textContent(), /^ran to t=\d+\n$/);
   assert.match(await page.locator("#status").textContent(), /No world of this run records a trace/);
+});
+
+// Lamport's algorithm on links that reorder (the example's world 1) with
+// its checks recorded at the end: mutex.safety fails, and its button goes
+// to the entry that broke it, not to the end of the run.
+const lamportNoFIFO = `local w = sim.world{ algorithm = "mutex.lamport", n = 2, fifo = false }
+w:at(0, function()
+  w:link(1, 2, { latency = 10 })
+  w:command(1, "request", { duration = 20 })
+  w:link(1, 2, { latency = 1 })
+  w:command(2, "request", { duration = 20 })
+end)
+w:run()
+expect(w:now() > 100, "the run goes past t=100")
+`;
+
+test("checks follow the cursor, a failing one is marked in the editor and goes to the violation", async (t) => {
+  const page = await pg.open(t);
+  await runText(page, lamportNoFIFO);
+  await runState(page, "done");
+  const safety = page.locator("#checks li", { hasText: "mutex.safety" });
+  assert.match(await safety.locator(".text").textContent(), /^mutex\.safety: t=2 seq=(\d+):/);
+  const seq = (await safety.locator(".text").textContent()).match(/seq=(\d+)/)[1];
+  // At the end of the run every check has its verdict.
+  assert.equal(await page.locator("#checks li.pending").count(), 0);
+  // The button names the violating event and selects it; the checks,
+  // recorded later, are pending there.
+  assert.equal(await safety.locator(".goto").textContent(), `event ${seq}`);
+  await safety.locator(".goto").click();
+  assert.equal(await page.locator("#log tr.selected td").first().textContent(), seq);
+  await page.waitForFunction(() => document.querySelectorAll("#checks li.pending").length === 4);
+  assert.equal(await safety.locator(".mark").textContent(), "…");
+  await page.evaluate(() => document.activeElement.blur()); // a focused button keeps its keys
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => document.querySelectorAll("#checks li.pending").length === 0);
+  assert.equal(await safety.locator(".mark").textContent(), "✗");
+  // The failing expect and the failing property are marked at their
+  // lines; "line N" puts the editor's cursor there.
+  const marked = await page.locator("[data-fail-line]").evaluateAll((ls) => ls.map((l) => l.dataset.failLine));
+  assert.deepEqual(marked.sort(), ["1", "9"]);
+  await page.locator("#checks li", { hasText: "the run goes past" }).locator("button.line").click();
+  const cursorLine = await page.evaluate(() => {
+    const v = dsimEditor.view;
+    return v.state.doc.lineAt(v.state.selection.main.head).number;
+  });
+  assert.equal(cursorLine, 9);
+  await page.screenshot({ path: artifact("lamport-no-fifo-violation-1440.png") });
 });
