@@ -7,6 +7,10 @@ package main
 // at most once per animation frame. Wheel zooms around the pointer, drag
 // pans, hover shows the event or message under the pointer, click selects
 // an event and highlights its causal past and future.
+//
+// Message kinds have a colour each (and past the palette, a dash pattern),
+// listed in the one legend of kinds (#kinds) that the topology's message
+// dots follow too; long arrows carry their kind's name.
 
 import (
 	"fmt"
@@ -32,7 +36,13 @@ type diagramView struct {
 	svg  js.Value
 	tip  js.Value
 
-	arrows, heads       [spacetime.NumStyles]js.Value
+	arrows, heads       [spacetime.NumStyles]js.Value        // from NumColoured on
+	byKind              [spacetime.NumColoured]js.Value      // <g> per coloured style
+	kindPaths           [][spacetime.NumColoured][2]js.Value // arrows, heads
+	labelLayer          js.Value
+	labels              []js.Value // <text> pool
+	labelKey            []int      // what each label shows: kind*NumStyles+style
+	legend              dom.Element
 	marks, late         [spacetime.NumMarks]js.Value
 	life, down, drops   js.Value
 	conePast, coneFut   js.Value
@@ -59,7 +69,7 @@ type dragState struct {
 }
 
 func newDiagramView(a *app, root dom.Element) *diagramView {
-	d := &diagramView{a: a, root: root, lastHover: -2}
+	d := &diagramView{a: a, root: root, lastHover: -2, legend: byID("kinds")}
 	tools := el("div", "dtools", "")
 	for _, b := range []struct{ id, label, title string }{
 		{"zoom-in", "+", "Zoom in (wheel)"}, {"zoom-out", "−", "Zoom out (wheel)"}, {"zoom-fit", "Fit", "Show the whole run"},
@@ -88,9 +98,14 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 	d.net = add("path", "class", "net")
 	d.drops = add("path", "class", "drops")
 	for st := range spacetime.NumStyles {
+		if st < spacetime.NumColoured {
+			d.byKind[st] = add("g", "class", "kinds "+spacetime.StyleNames[st]) // filled by reset
+			continue
+		}
 		d.arrows[st] = add("path", "class", "arrows "+spacetime.StyleNames[st])
 		d.heads[st] = add("path", "class", "heads "+spacetime.StyleNames[st])
 	}
+	d.labelLayer = add("g", "class", "klabels")
 	for m := range spacetime.NumMarks {
 		d.marks[m] = add("path", "class", "mark "+spacetime.MarkNames[m])
 		d.late[m] = add("path", "class", "mark late "+spacetime.MarkNames[m])
@@ -130,7 +145,49 @@ func (d *diagramView) dirty() {
 func (d *diagramView) reset() {
 	d.fitted = false
 	d.tip.Set("hidden", true)
+	d.resetKinds()
 	d.dirty()
+}
+
+// kindClass is the classes of message kind k's colour and dash pattern
+// (site/style.css), on its arrows, labels, legend swatch and topology dots.
+func kindClass(k spacetime.KindStyle) string {
+	return "kc" + itoa(k.Colour) + " kd" + itoa(k.Dash)
+}
+
+// resetKinds makes the paths of the shown world's kinds and its legend.
+func (d *diagramView) resetKinds() {
+	for st := range spacetime.NumColoured {
+		d.byKind[st].Set("textContent", "")
+	}
+	d.kindPaths = d.kindPaths[:0]
+	d.hideLabels(0) // a pooled label's kind index would name another world's kind
+	empty(d.legend)
+	var kinds []spacetime.KindStyle
+	if d.a.dia != nil {
+		kinds = d.a.dia.Kinds()
+	}
+	show(d.legend, len(kinds) > 0)
+	for _, k := range kinds {
+		cls := kindClass(k)
+		var p [spacetime.NumColoured][2]js.Value
+		for st := range spacetime.NumColoured {
+			name := spacetime.StyleNames[st]
+			p[st][0] = rawSVG("path", "class", "arrows "+name+" "+cls)
+			p[st][1] = rawSVG("path", "class", "heads "+name+" "+cls)
+			d.byKind[st].Call("append", p[st][0], p[st][1])
+		}
+		d.kindPaths = append(d.kindPaths, p)
+
+		// the swatch is an arrow's stroke with a topology dot on it
+		swatch := rawSVG("svg", "class", "swatch "+cls, "width", "24", "height", "10", "aria-hidden", "true")
+		swatch.Call("append", rawSVG("line", "x1", "1", "y1", "5", "x2", "23", "y2", "5"), rawSVG("circle", "cx", "12", "cy", "5", "r", "3"))
+		li := el("li", "", "")
+		li.SetAttribute("data-kind", k.Kind)
+		li.AppendChild(wrap(swatch))
+		li.AppendChild(el("span", "", k.Kind))
+		d.legend.AppendChild(li)
+	}
 }
 
 // measure takes the SVG's size; it changes with the window.
@@ -189,10 +246,17 @@ func (d *diagramView) draw() {
 	setD(d.down, out.Downtime)
 	setD(d.net, out.Net)
 	setD(d.drops, out.Drops)
-	for st := range spacetime.NumStyles {
+	for st := spacetime.NumColoured; st < spacetime.NumStyles; st++ {
 		setD(d.arrows[st], out.Arrows[st])
 		setD(d.heads[st], out.Heads[st])
 	}
+	for k, paths := range out.ByKind {
+		for st := range spacetime.NumColoured {
+			setD(d.kindPaths[k][st][0], paths[st].Arrows)
+			setD(d.kindPaths[k][st][1], paths[st].Heads)
+		}
+	}
+	d.drawLabels(out.Labels)
 	for m := range spacetime.NumMarks {
 		setD(d.marks[m], out.Marks[m])
 		setD(d.late[m], out.MarksLate[m])
@@ -245,8 +309,51 @@ func (d *diagramView) draw() {
 	d.svg.Call("setAttribute", "data-total-arrows", itoa(a.dia.Arrows()))
 }
 
+// drawLabels shows the kind labels of a frame, from a pool of <text>
+// elements; a label's text and class change only when it shows another
+// kind or style than in the frame before.
+func (d *diagramView) drawLabels(labels []spacetime.Label) {
+	kinds := d.a.dia.Kinds()
+	for n, l := range labels {
+		if n == len(d.labels) {
+			t := rawSVG("text", "text-anchor", "middle", "dominant-baseline", "central")
+			d.labelLayer.Call("appendChild", t)
+			d.labels = append(d.labels, t)
+			d.labelKey = append(d.labelKey, -1)
+		}
+		t := d.labels[n]
+		if key := l.Kind*int(spacetime.NumStyles) + int(l.Style); key != d.labelKey[n] {
+			d.labelKey[n] = key
+			k := kinds[l.Kind]
+			cls := "klabel " + spacetime.StyleNames[l.Style]
+			if l.Style < spacetime.NumColoured {
+				cls += " " + kindClass(k)
+			}
+			t.Call("setAttribute", "class", cls)
+			t.Set("textContent", k.Kind) // script-derived: text only
+		}
+		t.Call("setAttribute", "x", f1(l.X))
+		t.Call("setAttribute", "y", f1(l.Y))
+	}
+	d.hideLabels(len(labels))
+}
+
+// hideLabels hides the pooled labels from the n-th on.
+func (d *diagramView) hideLabels(n int) {
+	for k := n; k < len(d.labels); k++ {
+		if d.labelKey[k] >= 0 {
+			d.labelKey[k] = -1
+			d.labels[k].Call("setAttribute", "class", "klabel off")
+		}
+	}
+}
+
 func (d *diagramView) clearAll() {
-	for _, p := range append(append([]js.Value{d.life, d.down, d.net, d.drops, d.tickLines, d.conePast, d.coneFut, d.selRing}, d.arrows[:]...), d.heads[:]...) {
+	paths := []js.Value{d.life, d.down, d.net, d.drops, d.tickLines, d.conePast, d.coneFut, d.selRing}
+	for st := spacetime.NumColoured; st < spacetime.NumStyles; st++ {
+		paths = append(paths, d.arrows[st], d.heads[st])
+	}
+	for _, p := range paths {
 		p.Call("setAttribute", "d", "")
 	}
 	for m := range spacetime.NumMarks {

@@ -4,7 +4,8 @@ package main
 
 // The topology view: processes laid out by topology (package layout),
 // labelled with their ids, coloured by their state at the cursor, with the
-// messages in flight moving along the links. In fork mode a click on a
+// messages in flight moving along the links, coloured by kind as in the
+// space-time diagram and its legend. In fork mode a click on a
 // process crashes or recovers it, a click on a link cuts it.
 //
 // Every call into JavaScript costs, so the view is built with few: all
@@ -14,7 +15,6 @@ package main
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
 	"strconv"
 	"strings"
@@ -35,6 +35,7 @@ type topoView struct {
 	nodes  []js.Value // <g> per process, by position
 	class  []string
 	dots   []js.Value
+	dotCls []string // a dot's class, by message kind (index in Diagram.Kinds)
 	shown  int      // dots visible
 	msgs   js.Value // <g> of the dots
 	group  js.Value // <g> of the processes
@@ -76,7 +77,7 @@ func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 // reset draws the current world's links; addNodes draws its processes.
 func (t *topoView) reset() {
 	empty(t.root)
-	t.nodes, t.class, t.dots, t.shown = nil, nil, nil, 0
+	t.nodes, t.class, t.dots, t.shown, t.dotCls = nil, nil, nil, 0, nil
 	root := t.root.Underlying()
 	add := func(e js.Value) js.Value { root.Call("appendChild", e); return e }
 	t.hot = add(rawSVG("path", "class", "edge-hot"))
@@ -84,6 +85,9 @@ func (t *topoView) reset() {
 	if a.r == nil {
 		t.msgs = add(rawSVG("g", "class", "msgs"))
 		return
+	}
+	for _, k := range a.dia.Kinds() {
+		t.dotCls = append(t.dotCls, "msg "+kindClass(k))
 	}
 	n := len(a.r.Nodes)
 	t.radius = math.Max(1.2, math.Min(6, 30/math.Sqrt(float64(max(n, 1)))))
@@ -186,14 +190,6 @@ func (t *topoView) describe(p int, v *replay.View) string {
 	return b.String()
 }
 
-// kindClass gives each message kind one of eight colours, the same in
-// every run.
-func kindClass(kind string) string {
-	h := fnv.New32a()
-	h.Write([]byte(kind))
-	return "msg k" + itoa(int(h.Sum32()%8))
-}
-
 // moveMessages places a dot for each message in flight at the view's time,
 // along the straight line from its sender to its receiver.
 func (t *topoView) moveMessages(v *replay.View) {
@@ -229,7 +225,7 @@ func (t *topoView) moveMessages(v *replay.View) {
 		d := t.dots[shown]
 		d.Call("setAttribute", "cx", f1(x0+(x1-x0)*frac))
 		d.Call("setAttribute", "cy", f1(y0+(y1-y0)*frac))
-		d.Call("setAttribute", "class", kindClass(fl.Kind))
+		d.Call("setAttribute", "class", t.dotCls[a.dia.KindOf(f)])
 		d.Call("setAttribute", "data-kind", fl.Kind)
 		shown++
 	}

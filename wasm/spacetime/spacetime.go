@@ -4,7 +4,8 @@
 // recoveries, timers, state changes and logs.
 //
 // Drawing is virtualized: only what falls inside the viewport is produced,
-// and it comes out as a few SVG path strings (one per style) rather than one
+// and it comes out as a few SVG path strings (one per style, and per
+// message kind for the styles drawn in the kind's colour) rather than one
 // element per arrow, so a browser shows tens of thousands of messages
 // without a DOM node for each. Hit testing finds the event or arrow under
 // the pointer without the DOM's help.
@@ -16,6 +17,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 
 	"dsim/core/trace"
 	"dsim/wasm/layout"
@@ -38,6 +40,49 @@ const (
 
 // StyleNames are the CSS class suffixes of the styles.
 var StyleNames = [NumStyles]string{"done", "inflight", "later", "dim", "past", "future", "selected"}
+
+// NumColoured is the number of styles, the first ones (Done and InFlight),
+// whose arrows take their message kind's colour. The others keep one
+// colour each: the cursor's future is grey, and a selected event's causal
+// cone is highlighted over every kind.
+const NumColoured Style = 2
+
+// Palette is the number of colours message kinds take, in order of the
+// kinds' first appearance; further kinds take them again with the next
+// dash pattern, and only beyond Palette*NumDashes kinds do two look alike.
+const (
+	Palette   = 8
+	NumDashes = 4 // solid, dashed, dotted, dash-dot
+)
+
+// KindStyle is how the arrows of one message kind are drawn.
+type KindStyle struct {
+	Kind   string
+	Colour int // 0 .. Palette-1
+	Dash   int // 0 .. NumDashes-1; 0 is solid
+}
+
+// Paths are the arrows of one group and their heads.
+type Paths struct{ Arrows, Heads string }
+
+// Label names the kind of an arrow long enough on screen to carry it.
+type Label struct {
+	X, Y  float64 // centre
+	Kind  int     // index in Diagram.Kinds
+	Style Style
+}
+
+// Labels are drawn at the midpoint of arrows at least LabelMinLen pixels
+// long on screen, at most MaxLabels a frame (each is a DOM node), and
+// never over one another: a label is taken to be LabelCharW pixels a
+// character wide and LabelH high, which the page's font for them must
+// not exceed.
+const (
+	LabelMinLen = 60.0
+	MaxLabels   = 200
+	LabelCharW  = 5.5
+	LabelH      = 11.0
+)
 
 // Mark is the kind of a mark on a lifeline.
 type Mark int
@@ -102,8 +147,12 @@ type Row struct {
 type Drawing struct {
 	Lifelines string
 	Downtime  string // lifeline stretches while crashed
+	// Arrows and Heads hold the styles from NumColoured on; ByKind holds
+	// the coloured ones, per kind (indexed as Diagram.Kinds) and style.
 	Arrows    [NumStyles]string
 	Heads     [NumStyles]string
+	ByKind    [][NumColoured]Paths
+	Labels    []Label
 	Drops     string // dropped or never-arriving messages, dashed
 	Marks     [NumMarks]string
 	MarksLate [NumMarks]string // marks after the cursor
@@ -120,6 +169,7 @@ type Drawing struct {
 type arrow struct {
 	send, end int // event indexes; end -1: never arrived
 	from, to  int // rows
+	kind      int // index in Diagram.kinds
 	t0, t1    int64
 	dropped   bool
 }
@@ -133,6 +183,7 @@ type Diagram struct {
 	EndT     int64 // time of the last event at a process
 	evTimes  []int64
 	netEvent []int
+	kinds    []KindStyle // in order of first send
 }
 
 // New indexes a replay for drawing.
@@ -149,7 +200,14 @@ func New(r *replay.Replay) *Diagram {
 			break
 		}
 	}
+	kindIndex := map[string]int{}
 	for _, f := range r.Flights {
+		k, ok := kindIndex[f.Kind]
+		if !ok {
+			k = len(d.kinds)
+			kindIndex[f.Kind] = k
+			d.kinds = append(d.kinds, KindStyle{Kind: f.Kind, Colour: k % Palette, Dash: k / Palette % NumDashes})
+		}
 		// A send happens at its sender, a delivery at its receiver; only
 		// drops need the receiver looked up.
 		from, to := r.NodeOf(f.Send), 0
@@ -160,7 +218,7 @@ func New(r *replay.Replay) *Diagram {
 		} else { // sent to no such process
 			to = from
 		}
-		a := arrow{send: f.Send, end: f.End, from: from, to: to, t0: r.Events[f.Send].T, dropped: f.Dropped}
+		a := arrow{send: f.Send, end: f.End, from: from, to: to, kind: k, t0: r.Events[f.Send].T, dropped: f.Dropped}
 		if f.End >= 0 {
 			a.t1 = r.Events[f.End].T
 		} else {
@@ -196,6 +254,13 @@ func New(r *replay.Replay) *Diagram {
 	}
 	return d
 }
+
+// Kinds are the world's message kinds, in order of their first send, with
+// how each is drawn.
+func (d *Diagram) Kinds() []KindStyle { return d.kinds }
+
+// KindOf is the index in Kinds of flight f's message kind.
+func (d *Diagram) KindOf(f int) int { return d.arrows[f].kind }
 
 // Arrows is the number of delivered messages in the whole diagram.
 func (d *Diagram) Arrows() int {
@@ -324,7 +389,9 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 
 	// arrows
 	var arrows, heads [NumStyles][]byte
+	byKind := make([][NumColoured][2][]byte, len(d.kinds)) // arrows, heads
 	var drops, dropMarks []byte
+	var labels labeller
 	lo, hi := d.visible(t0, t1)
 	for i := lo; i < hi; i++ {
 		a := &d.arrows[i]
@@ -348,15 +415,38 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 			continue
 		}
 		s := d.style(a, m)
+		line, hd := &arrows[s], &heads[s]
+		if s < NumColoured {
+			line, hd = &byKind[a.kind][s][0], &byKind[a.kind][s][1]
+		}
 		cx0, cy0, cx1, cy1 := clipSegment(x0, y0, x1, y1, v.Left-50, right+50)
-		arrows[s] = lineTo(moveTo(arrows[s], cx0, cy0), cx1, cy1)
+		*line = lineTo(moveTo(*line, cx0, cy0), cx1, cy1)
 		if x1 <= right+10 && x1 >= v.Left-10 {
-			heads[s] = head(heads[s], x0, y0, x1, y1)
+			*hd = head(*hd, x0, y0, x1, y1)
 		}
 		out.Arrowed++
+		// Arrows in the cursor's future or outside the selected event's
+		// cone are faint: their names would only clutter.
+		if s != Later && s != Dim && len(out.Labels) < MaxLabels && d.kinds[a.kind].Kind != "" {
+			lx0, ly0, lx1, ly1 := clipSegment(x0, y0, x1, y1, v.Left, right)
+			mx, my := (lx0+lx1)/2, (ly0+ly1)/2
+			w := float64(utf8.RuneCountInString(d.kinds[a.kind].Kind))*LabelCharW + 4
+			// an arrow at the plot's edge keeps its name inside the plot
+			mx = math.Max(v.Left+w/2, math.Min(mx, right-w/2))
+			if math.Hypot(lx1-lx0, ly1-ly0) >= LabelMinLen && my >= v.Top+LabelH/2 && my <= bottom-LabelH/2 &&
+				labels.place(box{mx - w/2, my - LabelH/2, mx + w/2, my + LabelH/2}) {
+				out.Labels = append(out.Labels, Label{X: mx, Y: my, Kind: a.kind, Style: s})
+			}
+		}
 	}
 	for s := range NumStyles {
 		out.Arrows[s], out.Heads[s] = string(arrows[s]), string(heads[s])
+	}
+	out.ByKind = make([][NumColoured]Paths, len(d.kinds))
+	for k := range byKind {
+		for s := range NumColoured {
+			out.ByKind[k][s] = Paths{Arrows: string(byKind[k][s][0]), Heads: string(byKind[k][s][1])}
+		}
 	}
 	out.Drops = string(drops)
 
@@ -408,6 +498,43 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 	out.Net = string(net)
 	out.Ticks = ticks(v, t0, t1)
 	return out
+}
+
+type box struct{ x0, y0, x1, y1 float64 }
+
+// labeller keeps labels apart: it remembers the boxes placed by the cells
+// of a grid they cover, so a new box is compared with its neighbours only.
+type labeller struct {
+	boxes []box
+	cells map[int64][]int // boxes by cell: x<<32 | y
+	keys  []int64         // the cells of the box being placed
+}
+
+const labelCell = 64.0 // grid cell width; the height is LabelH
+
+// place takes b unless it overlaps a box placed before.
+func (l *labeller) place(b box) bool {
+	l.keys = l.keys[:0]
+	for cx := int(math.Floor(b.x0 / labelCell)); cx <= int(math.Floor(b.x1/labelCell)); cx++ {
+		for cy := int(math.Floor(b.y0 / LabelH)); cy <= int(math.Floor(b.y1/LabelH)); cy++ {
+			l.keys = append(l.keys, int64(cx)<<32|int64(uint32(cy)))
+		}
+	}
+	for _, c := range l.keys {
+		for _, k := range l.cells[c] {
+			if o := &l.boxes[k]; b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1 {
+				return false
+			}
+		}
+	}
+	if l.cells == nil {
+		l.cells = map[int64][]int{}
+	}
+	for _, c := range l.keys {
+		l.cells[c] = append(l.cells[c], len(l.boxes))
+	}
+	l.boxes = append(l.boxes, b)
+	return true
 }
 
 func markOf(t trace.Type) (Mark, bool) {

@@ -3,6 +3,7 @@ package spacetime
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,6 +60,36 @@ func deliveries(w *trace.World) int {
 
 func countM(path string) int { return strings.Count(path, "M") }
 
+// drawn counts the arrows (or their heads) drawn in style s, over every
+// kind for the coloured styles.
+func drawn(dr *Drawing, s Style, heads bool) int {
+	pick := func(p Paths) string {
+		if heads {
+			return p.Heads
+		}
+		return p.Arrows
+	}
+	n := countM(pick(Paths{dr.Arrows[s], dr.Heads[s]}))
+	if s < NumColoured {
+		for _, k := range dr.ByKind {
+			n += countM(pick(k[s]))
+		}
+	}
+	return n
+}
+
+// script makes a world of processes 1..n from events in time order.
+func script(n int, b []trace.Event) *replay.Replay {
+	w := &trace.World{Header: trace.Header{Topology: "complete"}, Events: b}
+	for i := range b {
+		b[i].Seq = uint64(i)
+	}
+	for i := 1; i <= n; i++ {
+		w.Header.IDs = append(w.Header.IDs, i)
+	}
+	return replay.New(w, 0)
+}
+
 func TestFitDrawsEveryArrow(t *testing.T) {
 	w := messages(5, 300, 8, 1)
 	d := New(replay.New(w, 0))
@@ -68,15 +99,15 @@ func TestFitDrawsEveryArrow(t *testing.T) {
 	if dr.Arrowed != want || d.Arrows() != want {
 		t.Fatalf("drew %d arrows (diagram has %d), want %d", dr.Arrowed, d.Arrows(), want)
 	}
-	drawn := 0
+	all := 0
 	for s := range NumStyles {
-		drawn += countM(dr.Arrows[s])
+		all += drawn(dr, s, false)
 	}
-	if drawn != want || countM(dr.Arrows[Done]) != want {
-		t.Errorf("path segments %d (done %d), want %d all done", drawn, countM(dr.Arrows[Done]), want)
+	if all != want || drawn(dr, Done, false) != want {
+		t.Errorf("path segments %d (done %d), want %d all done", all, drawn(dr, Done, false), want)
 	}
-	if countM(dr.Heads[Done]) != want {
-		t.Errorf("%d arrowheads, want %d", countM(dr.Heads[Done]), want)
+	if drawn(dr, Done, true) != want {
+		t.Errorf("%d arrowheads, want %d", drawn(dr, Done, true), want)
 	}
 	if len(dr.Rows) != 5 || countM(dr.Lifelines) != 5 {
 		t.Errorf("rows %d, lifelines %d", len(dr.Rows), countM(dr.Lifelines))
@@ -132,8 +163,12 @@ func TestStylesFollowCursorAndSelection(t *testing.T) {
 	v := d.Fit(0, 600, 0, 120)
 	// cursor after event 2: A done, B in flight, C later
 	dr := d.Draw(&v, &Marks{Cursor: 3, Selected: -1})
-	if countM(dr.Arrows[Done]) != 1 || countM(dr.Arrows[InFlight]) != 1 || countM(dr.Arrows[Later]) != 1 {
-		t.Errorf("cursor styles: done %d inflight %d later %d", countM(dr.Arrows[Done]), countM(dr.Arrows[InFlight]), countM(dr.Arrows[Later]))
+	if drawn(dr, Done, false) != 1 || drawn(dr, InFlight, false) != 1 || drawn(dr, Later, false) != 1 {
+		t.Errorf("cursor styles: done %d inflight %d later %d", drawn(dr, Done, false), drawn(dr, InFlight, false), drawn(dr, Later, false))
+	}
+	// each in its kind's colour: A (kind 0) done, B (kind 1) in flight
+	if countM(dr.ByKind[0][Done].Arrows) != 1 || countM(dr.ByKind[1][InFlight].Arrows) != 1 {
+		t.Errorf("by kind: %+v", dr.ByKind)
 	}
 	// select the delivery of A: A is selected, C (sent after it at 2) is
 	// in its future, B is concurrent
@@ -141,6 +176,10 @@ func TestStylesFollowCursorAndSelection(t *testing.T) {
 	dr = d.Draw(&v, &Marks{Cursor: 6, Selected: 2, Past: past, Future: future})
 	if countM(dr.Arrows[Selected]) != 1 || countM(dr.Arrows[Future]) != 1 || countM(dr.Arrows[Dim]) != 1 {
 		t.Errorf("selection styles: selected %d future %d dim %d", countM(dr.Arrows[Selected]), countM(dr.Arrows[Future]), countM(dr.Arrows[Dim]))
+	}
+	// the causal cone is highlighted over the kinds' colours
+	if drawn(dr, Done, false)+drawn(dr, InFlight, false) != 0 {
+		t.Errorf("a selection left arrows in their kind's colour: %+v", dr.ByKind)
 	}
 	// select the send of C: A is in its past
 	past, future = r.Causal(3)
@@ -290,5 +329,133 @@ func TestRevealMovesOnlyTheAxisOutOfSight(t *testing.T) {
 	d.Reveal(&v, last)
 	if x := v.X(float64(d.R.Events[last].T)); math.Abs(x-(v.Left+v.Width/2)) > 1e-9 {
 		t.Errorf("late event at x=%g, want the middle", x)
+	}
+}
+
+// Kinds take their palette entries in order of their first send, the same
+// for every indexing of the world, and the coloured styles are drawn per
+// kind.
+func TestKindsInOrderOfFirstSend(t *testing.T) {
+	b := []trace.Event{
+		{T: 0, Type: trace.Send, Node: 1, From: 1, To: 2, Kind: "OK", MsgID: 1},
+		{T: 1, Type: trace.Send, Node: 2, From: 2, To: 1, Kind: "ELECTION", MsgID: 2},
+		{T: 2, Type: trace.Deliver, Node: 2, From: 1, To: 2, Kind: "OK", MsgID: 1},
+		{T: 2, Type: trace.Send, Node: 1, From: 1, To: 2, Kind: "OK", MsgID: 3},
+		{T: 3, Type: trace.Send, Node: 1, From: 1, To: 2, Kind: "COORDINATOR", MsgID: 4},
+		{T: 4, Type: trace.Deliver, Node: 1, From: 2, To: 1, Kind: "ELECTION", MsgID: 2},
+		{T: 5, Type: trace.Deliver, Node: 2, From: 1, To: 2, Kind: "OK", MsgID: 3},
+		{T: 6, Type: trace.Deliver, Node: 2, From: 1, To: 2, Kind: "COORDINATOR", MsgID: 4},
+	}
+	r := script(2, b)
+	want := []KindStyle{{"OK", 0, 0}, {"ELECTION", 1, 0}, {"COORDINATOR", 2, 0}}
+	for range 3 {
+		d := New(r)
+		if got := d.Kinds(); !slices.Equal(got, want) {
+			t.Fatalf("kinds %+v, want %+v", got, want)
+		}
+		for f, fl := range r.Flights {
+			if k := d.KindOf(f); d.Kinds()[k].Kind != fl.Kind {
+				t.Errorf("flight %d of kind %q has kind %d", f, fl.Kind, k)
+			}
+		}
+		v := d.Fit(0, 600, 0, 100)
+		dr := d.Draw(&v, &Marks{Cursor: len(b), Selected: -1})
+		for k, n := range []int{2, 1, 1} {
+			if got := countM(dr.ByKind[k][Done].Arrows); got != n || countM(dr.ByKind[k][Done].Heads) != n {
+				t.Errorf("%s: %d arrows, %d heads, want %d", want[k].Kind, got, countM(dr.ByKind[k][Done].Heads), n)
+			}
+		}
+		if dr.Arrows[Done] != "" || dr.Arrows[InFlight] != "" {
+			t.Errorf("coloured styles drawn without their kind: %q %q", dr.Arrows[Done], dr.Arrows[InFlight])
+		}
+	}
+}
+
+// Beyond the palette, kinds take its colours again with another dash
+// pattern, so that up to Palette*NumDashes kinds no two look alike.
+func TestKindStylesDistinctBeyondPalette(t *testing.T) {
+	var b []trace.Event
+	n := Palette*NumDashes + 3
+	for k := range n {
+		b = append(b, trace.Event{T: int64(k), Type: trace.Send, Node: 1, From: 1, To: 2, Kind: "K" + strconv.Itoa(k), MsgID: uint64(k + 1)})
+	}
+	kinds := New(script(2, b)).Kinds()
+	if len(kinds) != n {
+		t.Fatalf("%d kinds, want %d", len(kinds), n)
+	}
+	seen := map[[2]int]string{}
+	for k, ks := range kinds {
+		if ks.Kind != "K"+strconv.Itoa(k) || ks.Colour < 0 || ks.Colour >= Palette || ks.Dash < 0 || ks.Dash >= NumDashes {
+			t.Fatalf("kind %d: %+v", k, ks)
+		}
+		look := [2]int{ks.Colour, ks.Dash}
+		if other, ok := seen[look]; ok && k < Palette*NumDashes {
+			t.Errorf("%s looks like %s: %+v", ks.Kind, other, ks)
+		}
+		seen[look] = ks.Kind
+	}
+	if kinds[Palette] != (KindStyle{"K" + strconv.Itoa(Palette), 0, 1}) {
+		t.Errorf("the first kind beyond the palette: %+v", kinds[Palette])
+	}
+}
+
+// Labels name long arrows only, never overlap, skip the faint styles and
+// are capped.
+func TestLabels(t *testing.T) {
+	b := []trace.Event{
+		{T: 0, Type: trace.Send, Node: 1, From: 1, To: 2, Kind: "LONG", MsgID: 1},
+		{T: 0, Type: trace.Send, Node: 1, From: 1, To: 2, Kind: "SHORT", MsgID: 2},
+		{T: 1, Type: trace.Deliver, Node: 2, From: 1, To: 2, Kind: "SHORT", MsgID: 2},
+		{T: 50, Type: trace.Deliver, Node: 2, From: 1, To: 2, Kind: "LONG", MsgID: 1},
+		{T: 60, Type: trace.Send, Node: 2, From: 2, To: 1, Kind: "LATER", MsgID: 3},
+		{T: 100, Type: trace.Deliver, Node: 1, From: 2, To: 1, Kind: "LATER", MsgID: 3},
+	}
+	d := New(script(2, b))
+	// rows at y=25 and y=75; 2 px a time unit: LONG is ~120 px long,
+	// SHORT ~50 px
+	v := Viewport{T0: 0, Scale: 2, Left: 0, Width: 400, Top: 0, Height: 100, RowH: 50}
+	dr := d.Draw(&v, &Marks{Cursor: 4, Selected: -1})
+	if len(dr.Labels) != 1 || d.Kinds()[dr.Labels[0].Kind].Kind != "LONG" || dr.Labels[0].Style != Done {
+		t.Fatalf("labels %+v, want LONG's alone", dr.Labels)
+	}
+	if l := dr.Labels[0]; math.Abs(l.X-50) > 1e-9 || math.Abs(l.Y-50) > 1e-9 {
+		t.Errorf("label at (%g, %g), want the midpoint (50, 50)", l.X, l.Y)
+	}
+	// with the cursor at the end, LATER is labelled too
+	if dr := d.Draw(&v, &Marks{Cursor: len(b), Selected: -1}); len(dr.Labels) != 2 {
+		t.Errorf("labels %+v, want LONG and LATER", dr.Labels)
+	}
+
+	// a steep arrow at the plot's right edge: its name is moved inside
+	edge := New(script(4, []trace.Event{
+		{T: 0, Type: trace.Send, Node: 1, From: 1, To: 4, Kind: "EDGE", MsgID: 1},
+		{T: 1, Type: trace.Deliver, Node: 4, From: 1, To: 4, Kind: "EDGE", MsgID: 1},
+	}))
+	v = Viewport{T0: -99, Scale: 1, Left: 0, Width: 100, Top: 0, Height: 200, RowH: 50}
+	dr = edge.Draw(&v, &Marks{Cursor: 2, Selected: -1})
+	if w := 4*LabelCharW + 4; len(dr.Labels) != 1 || math.Abs(dr.Labels[0].X-(100-w/2)) > 1e-9 || dr.Labels[0].Y != 100 {
+		t.Errorf("labels %+v, want one ending at the plot's edge", dr.Labels)
+	}
+
+	// a big diagram: never more than MaxLabels, none over another
+	w := messages(8, 5000, 40, 7)
+	big := New(replay.New(w, 0))
+	v = big.Fit(40, 2000, 20, 1000)
+	big.ZoomAt(&v, 8, 1000)
+	dr = big.Draw(&v, &Marks{Cursor: len(w.Events), Selected: -1})
+	// (the window holds more long arrows than that)
+	if len(dr.Labels) != MaxLabels {
+		t.Fatalf("%d labels, want %d", len(dr.Labels), MaxLabels)
+	}
+	const lw = LabelCharW + 4 // "M" is one character
+	for i, a := range dr.Labels {
+		if a.X-lw/2 < v.Left || a.X+lw/2 > v.Left+v.Width || a.Y < v.Top || a.Y > v.Top+v.Height {
+			t.Errorf("label %+v outside the plot", a)
+		}
+		for _, o := range dr.Labels[:i] {
+			if math.Abs(a.X-o.X) < lw && math.Abs(a.Y-o.Y) < LabelH {
+				t.Errorf("labels %+v and %+v overlap", a, o)
+			}
+		}
 	}
 }
