@@ -8,7 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { playground, pickExample, runState, patience, root, cli } from "./harness.mjs";
+import { playground, pickExample, runState, patience, root, cli, artifact } from "./harness.mjs";
 
 const pg = playground();
 before(pg.start);
@@ -84,7 +84,7 @@ test("the bully example's kinds: one legend, coloured arrows with labels, colour
   );
   assert.ok(labels.length > 0, "no kind label is drawn");
   for (const l of labels) assert.equal(l.fill, colours[l.kind], `label ${l.kind}`);
-  await page.screenshot({ path: "/tmp/kinds-1440.png" });
+  await page.screenshot({ path: artifact("bully-textbook-kinds-1440.png") });
 
   // the topology's dots of messages in flight take the legend's colours:
   // just after the first send, its message is on its way
