@@ -13,7 +13,9 @@
 //   {op:"progress", id, events, time}   every script.ProgressEvery events
 //   {op:"result", id, worlds:[{world,algorithm,seed,processes,events,end,
 //    sent,delivered,dropped}], checks:[{world,seq,line,text,pass,property,at}],
-//    notes, warnings:[{world,seq,line,text}], output, error:{file,line,msg}|null}
+//    notes, warnings:[{world,seq,line,text}], output,
+//    reports:[{at,len,cells,numeric}]   the tables report printed, in output
+//    error:{file,line,msg}|null}
 //   {op:"trace", ask, data|error}   data: UTF-8 bytes (a Uint8Array,
 //                                   transferred, not copied)
 //   {op:"fatal", id, msg}   the engine could not start or died; this worker is done

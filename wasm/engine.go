@@ -36,7 +36,17 @@ type RunResult struct {
 	// assumptions.
 	Warnings []script.Warning
 	Output   string // what print and log wrote
-	Err      *script.Error
+	// Reports are the tables report printed, where they sit in Output.
+	Reports []Report
+	Err     *script.Error
+}
+
+// Report is a table report printed: Output[At:At+Len] is its text, and
+// Cells (the header first) and Numeric let the page draw it as a table.
+type Report struct {
+	At, Len int
+	Cells   [][]string
+	Numeric []bool
 }
 
 // WorldSummary is what the page knows of a world before it asks for its
@@ -108,8 +118,13 @@ func execute(req RunRequest, progress func(events uint64, t int64)) (RunResult, 
 	if name == "" {
 		name = "scenario.lua"
 	}
-	res, err := script.Run(name, []byte(req.Src), script.Options{Limits: script.Page, Seed: req.Seed, SeedSet: req.SeedSet, Out: out, Progress: progress})
 	var r RunResult
+	table := func(cells [][]string, numeric []bool, text string) {
+		if out.buf.Len()+len(text) <= out.max { // a cut table stays text
+			r.Reports = append(r.Reports, Report{At: out.buf.Len(), Len: len(text), Cells: cells, Numeric: numeric})
+		}
+	}
+	res, err := script.Run(name, []byte(req.Src), script.Options{Limits: script.Page, Seed: req.Seed, SeedSet: req.SeedSet, Out: out, Progress: progress, Report: table})
 	if err != nil {
 		if !errors.As(err, &r.Err) {
 			r.Err = &script.Error{File: name, Line: 1, Msg: err.Error()}
@@ -252,9 +267,25 @@ func (r RunResult) value() map[string]any {
 			"processes": w.Processes, "events": w.Events, "end": float64(w.End),
 			"sent": w.Sent, "delivered": w.Delivered, "dropped": w.Dropped}
 	}
+	reports := make([]any, len(r.Reports))
+	for i, t := range r.Reports {
+		rows := make([]any, len(t.Cells))
+		for j, row := range t.Cells {
+			cells := make([]any, len(row))
+			for k, c := range row {
+				cells[k] = c
+			}
+			rows[j] = cells
+		}
+		numeric := make([]any, len(t.Numeric))
+		for k, n := range t.Numeric {
+			numeric[k] = n
+		}
+		reports[i] = map[string]any{"at": t.At, "len": t.Len, "cells": rows, "numeric": numeric}
+	}
 	var err any
 	if r.Err != nil {
 		err = map[string]any{"file": r.Err.File, "line": r.Err.Line, "msg": r.Err.Msg}
 	}
-	return map[string]any{"op": "result", "id": r.ID, "worlds": worlds, "checks": checks, "notes": notes, "warnings": warnings, "output": r.Output, "error": err}
+	return map[string]any{"op": "result", "id": r.ID, "worlds": worlds, "checks": checks, "notes": notes, "warnings": warnings, "output": r.Output, "reports": reports, "error": err}
 }

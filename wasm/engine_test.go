@@ -18,6 +18,7 @@ w:run()
 print("leader", w:agreed("leader"))
 expect(w:agreed("leader") == 3, "3 leads")
 expect(false, "a failing check")
+report({{algo = "bully", leader = w:agreed("leader")}}, {"algo", "leader"})
 `
 
 func TestExecute(t *testing.T) {
@@ -25,8 +26,16 @@ func TestExecute(t *testing.T) {
 	if r.Err != nil {
 		t.Fatalf("script error: %v", r.Err)
 	}
-	if r.Output != "leader\t3\n" {
+	if !strings.HasPrefix(r.Output, "leader\t3\n") {
 		t.Errorf("output %q", r.Output)
+	}
+	// The table report printed is where the result says, with its cells.
+	if len(r.Reports) != 1 {
+		t.Fatalf("%d reports, want 1", len(r.Reports))
+	}
+	if rep := r.Reports[0]; rep.At != len("leader\t3\n") || rep.At+rep.Len != len(r.Output) ||
+		!reflect.DeepEqual(rep.Cells, [][]string{{"algo", "leader"}, {"bully", "3"}}) || !reflect.DeepEqual(rep.Numeric, []bool{false, true}) {
+		t.Errorf("report %+v in output %q", rep, r.Output)
 	}
 	jsonl := text(t, worlds, -1, formatJSONL)
 	if !strings.HasPrefix(jsonl, `{"type":"world",`) || strings.Count(jsonl, "\n") < 10 {

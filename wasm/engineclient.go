@@ -202,6 +202,26 @@ func resultOf(m js.Value) RunResult {
 			r.Notes = append(r.Notes, stringOr(ns.Index(i)))
 		}
 	}
+	if ts := m.Get("reports"); ts.Type() == js.TypeObject {
+		for i := range ts.Length() {
+			t := ts.Index(i)
+			rep := Report{At: t.Get("at").Int(), Len: t.Get("len").Int()}
+			rows := t.Get("cells")
+			for j := range rows.Length() {
+				row := rows.Index(j)
+				cells := make([]string, row.Length())
+				for k := range cells {
+					cells[k] = stringOr(row.Index(k))
+				}
+				rep.Cells = append(rep.Cells, cells)
+			}
+			numeric := t.Get("numeric")
+			for k := range numeric.Length() {
+				rep.Numeric = append(rep.Numeric, numeric.Index(k).Truthy())
+			}
+			r.Reports = append(r.Reports, rep)
+		}
+	}
 	if err := m.Get("error"); err.Type() == js.TypeObject {
 		r.Err = &script.Error{File: stringOr(err.Get("file")), Line: err.Get("line").Int(), Msg: stringOr(err.Get("msg"))}
 	}

@@ -635,14 +635,14 @@ func (a *app) onResult(res RunResult) {
 	for i, w := range res.Worlds {
 		a.worlds[i].Header = trace.Header{World: w.World, Algorithm: w.Algorithm, Seed: w.Seed}
 	}
-	out := res.Output
+	var tail strings.Builder
 	for _, n := range res.Notes {
-		out += "note: " + n + "\n"
+		tail.WriteString("note: " + n + "\n")
 	}
 	for _, w := range res.Warnings {
-		out += fmt.Sprintf("warning: world %d: %s\n", w.World, w.Text)
+		fmt.Fprintf(&tail, "warning: world %d: %s\n", w.World, w.Text)
 	}
-	a.el.output.SetTextContent(out)
+	a.renderOutput(res.Output, res.Reports, tail.String())
 	a.show(res, func() {
 		body.Underlying().Get("dataset").Set("renderMs", ftoa(float64(int((now()-start)*10))/10))
 	})

@@ -381,3 +381,53 @@ func (a *app) gotoSeq(w int, seq uint64) {
 		return
 	}
 }
+
+// renderOutput shows what the run printed, with each table report printed
+// drawn as a table between the text around it, then tail (the run's notes
+// and warnings). A table the output limit cut stays text.
+func (a *app) renderOutput(text string, reports []Report, tail string) {
+	box := a.el.output
+	empty(box)
+	pos := 0
+	for _, t := range reports {
+		if t.At < pos || t.At+t.Len > len(text) || len(t.Cells) == 0 {
+			continue
+		}
+		if t.At > pos {
+			box.AppendChild(el("span", "", text[pos:t.At]))
+		}
+		box.AppendChild(reportTable(t))
+		pos = t.At + t.Len
+	}
+	if rest := text[pos:] + tail; rest != "" {
+		box.AppendChild(el("span", "", rest))
+	}
+	if len(reports) > 0 {
+		box.SetAttribute("class", "tables")
+	} else {
+		box.RemoveAttribute("class")
+	}
+}
+
+// reportTable draws a report: its header row, then its rows, numbers
+// aligned right; cells are text, never markup (they come from the script).
+func reportTable(t Report) dom.Element {
+	wrapper := el("div", "report", "")
+	table := el("table", "", "")
+	for i, row := range t.Cells {
+		tr := el("tr", "", "")
+		for k, c := range row {
+			tag, cls := "td", ""
+			if i == 0 {
+				tag = "th"
+			}
+			if k < len(t.Numeric) && t.Numeric[k] {
+				cls = "num"
+			}
+			tr.AppendChild(el(tag, cls, c))
+		}
+		table.AppendChild(tr)
+	}
+	wrapper.AppendChild(table)
+	return wrapper
+}

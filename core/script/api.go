@@ -388,7 +388,11 @@ func apiReport(r *runner, L *lua.LState) int {
 	// padded to the widest cells, so a few long cells in many rows make a
 	// big table.
 	r.countOutput("report", tableBytes(width, len(cells)))
-	io.WriteString(r.out, formatTable(cells, right, width))
+	text := formatTable(cells, right, width)
+	if r.opt.Report != nil && text != "" {
+		r.opt.Report(cells, right, text)
+	}
+	io.WriteString(r.out, text)
 	return 0
 }
 

@@ -131,3 +131,35 @@ for i = 1, 1000 do w:inject{from = 1, to = 2, kind = "TOKEN", token = token} end
 		t.Errorf("error %v, want the budget spent converting tables at line 4", err)
 	}
 }
+
+// Options.Report hears of each table as it is printed: its cells, header
+// first, which columns hold numbers, and the very text that follows in the
+// output.
+func TestReportHook(t *testing.T) {
+	type table struct {
+		cells   [][]string
+		numeric []bool
+		text    string
+	}
+	var got []table
+	opt := Options{Seed: 1, Report: func(cells [][]string, numeric []bool, text string) {
+		got = append(got, table{cells, numeric, text})
+	}}
+	_, out, err := run(t, `print("before")
+report({{algo = "bully", msgs = 12}, {algo = "ring", msgs = 7.5}}, {"algo", "msgs"})
+report({})
+print("after")`, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d tables reported, want 1 (an empty report prints nothing)", len(got))
+	}
+	tb := got[0]
+	if fmt.Sprint(tb.cells) != "[[algo msgs] [bully 12] [ring 7.5]]" || fmt.Sprint(tb.numeric) != "[false true]" {
+		t.Errorf("cells %v, numeric %v", tb.cells, tb.numeric)
+	}
+	if out != "before\n"+tb.text+"after\n" {
+		t.Errorf("output %q does not hold the table's text %q between the prints", out, tb.text)
+	}
+}

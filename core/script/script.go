@@ -44,6 +44,11 @@ type Options struct {
 	// observes (traced or hooked), with the run's event count so far and the
 	// virtual time of the latest event: the playground's progress bar.
 	Progress func(events uint64, t int64)
+	// Report, when set, is told of each table report prints, just before
+	// its text goes to Out: the cells (the header first), which columns
+	// hold numbers, and the text. The playground draws such a table as a
+	// table rather than as aligned text.
+	Report func(cells [][]string, numeric []bool, text string)
 }
 
 // ProgressEvery is how many observed events pass between Progress calls.

@@ -144,3 +144,26 @@ test("checks follow the cursor, a failing one is marked in the editor and goes t
   assert.equal(cursorLine, 9);
   await page.screenshot({ path: artifact("lamport-no-fifo-violation-1440.png") });
 });
+
+test("report's tables are drawn as tables, in the output where they were printed", async (t) => {
+  const page = await pg.open(t);
+  await page.selectOption("#examples", "mutex/costs.lua");
+  await page.click("#run");
+  await runState(page, "done");
+  const tables = page.locator("#output .report table");
+  assert.ok((await tables.count()) >= 1, "no table drawn");
+  const first = tables.first();
+  const header = await first.locator("tr").first().locator("th").allTextContents();
+  assert.deepEqual(header.slice(0, 3), ["n", "central", "lamport"]);
+  assert.equal(await first.locator("tr").nth(1).locator("td").first().textContent(), "2");
+  assert.equal(await first.locator("tr").nth(1).locator("td.num").count() > 0, true, "numbers are marked to align right");
+  // The text around the tables is kept, in order.
+  const text = await page.locator("#output").textContent();
+  assert.ok(text.startsWith("messages per entry, one request at a time"), text.slice(0, 80));
+  // A table's cells are text, never markup.
+  await page.evaluate(() => dsimEditor.setText('report({{name = "<img src=x onerror=alert(1)>", n = 1}})\n'));
+  await page.click("#run");
+  await runState(page, "done");
+  assert.equal(await page.locator("#output .report td").first().textContent(), "<img src=x onerror=alert(1)>");
+  assert.equal(await page.locator("#output img").count(), 0);
+});
