@@ -688,6 +688,7 @@ func (a *app) finish(res RunResult, err error) {
 		a.setRunState("error")
 	default:
 		a.setRunState("done")
+		a.revealResults()
 		switch {
 		case len(a.worlds) == 0:
 			a.showStatus("The scenario built no world: nothing to show.")
@@ -700,6 +701,15 @@ func (a *app) finish(res RunResult, err error) {
 // shows reports whether world i has something to draw: an untraced world
 // (trace = false) records nothing.
 func (a *app) shows(i int) bool { return a.result.Worlds[i].Events > 0 }
+
+// revealResults brings the checks into view on a screen too narrow for
+// the editor and the results side by side, where they sit below the
+// editor, the controls and the topology.
+func (a *app) revealResults() {
+	if js.Global().Get("innerWidth").Int() < 900 {
+		a.el.checks.Underlying().Get("parentElement").Call("scrollIntoView", map[string]any{"block": "start"}) // with its heading
+	}
+}
 
 // drawable reports whether the page draws world i: it has events, and no
 // more than drawLimit.

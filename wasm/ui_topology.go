@@ -165,13 +165,16 @@ func (t *topoView) update(v *replay.View) {
 		return
 	}
 	for p := range t.nodes {
-		class := "node"
+		class, label := "node", "process "+itoa(t.a.r.Nodes[p])
 		if c := v.Class(p); c != replay.None {
 			class += " cls-" + string(c)
+			label += ", " + classLabels[c]
 		}
 		if class != t.class[p] {
 			t.class[p] = class
 			t.nodes[p].Call("setAttribute", "class", class)
+			// a screen reader hears the state the colour shows
+			t.nodes[p].Call("setAttribute", "aria-label", label)
 		}
 	}
 	t.moveMessages(v)

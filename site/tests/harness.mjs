@@ -53,12 +53,13 @@ export function serve() {
   });
 }
 
-export async function launch() {
+export async function launch(options = {}) {
   const profile = mkdtempSync(join(tmpdir(), "dsim-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
     viewport: { width: 1280, height: 800 },
+    ...options, // a phone: viewport, hasTouch, isMobile
     args: [
       "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { playground, runState, artifact, cli } from "./harness.mjs";
+import { playground, runState, artifact, cli, launch, uiReady } from "./harness.mjs";
 
 const pg = playground();
 before(() => pg.start());
@@ -166,4 +166,27 @@ test("report's tables are drawn as tables, in the output where they were printed
   await runState(page, "done");
   assert.equal(await page.locator("#output .report td").first().textContent(), "<img src=x onerror=alert(1)>");
   assert.equal(await page.locator("#output img").count(), 0);
+});
+
+test("on a phone: 40 px touch targets, the checks in view after a run, nodes that say their state", async (t) => {
+  const phone = await launch({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  t.after(() => phone.close());
+  const page = await phone.context.newPage();
+  await page.goto(pg.url);
+  await uiReady(page);
+  await page.selectOption("#examples", "election/bully-textbook.lua");
+  await page.click("#run");
+  await runState(page, "done");
+  const small = await page.evaluate(() =>
+    [...document.querySelectorAll("button, select, summary")]
+      .filter((b) => b.offsetParent !== null && !b.closest("#editor"))
+      .map((b) => [b.id || b.className || b.textContent.trim().slice(0, 20), b.getBoundingClientRect().height])
+      .filter(([, h]) => h < 40));
+  assert.deepEqual(small, [], "controls under 40 px");
+  const box = await page.locator("#checks").boundingBox();
+  assert.ok(box.y >= 0 && box.y < 844, `the checks are at y=${box.y}, out of view`);
+  // The leader's node says so, not only by its colour.
+  const labels = await page.locator("#topology [aria-label]").evaluateAll((ns) => ns.map((n) => n.getAttribute("aria-label")));
+  assert.ok(labels.some((l) => /^process \d+, leader$/.test(l)), labels.join(" | "));
+  await page.screenshot({ path: artifact("bully-textbook-390.png") });
 });
