@@ -621,9 +621,10 @@ func (a *app) onProgress(_ int, events uint64, t int64) {
 
 // drawLimit is the most events of a world the page reads and draws: a
 // larger world shows its summary, its checks and its output, and its trace
-// is a download. Reading and indexing a trace costs the page's thread about
-// a second per 100,000 events.
-const drawLimit = 200_000
+// is a download. Indexing a trace for the replay and for the diagram takes
+// one task each, about 100 ms per 100,000 events: more would freeze the
+// page visibly.
+const drawLimit = 100_000
 
 // onResult shows what the run produced at once: output, checks and the
 // world menu; the world in view is then asked of the engine and drawn.

@@ -43,6 +43,10 @@ type logView struct {
 	count  dom.Element
 
 	node, typ, kind, search dom.Element
+	// nodeOpts are the process filter's options while the menu waits to
+	// be opened: ten thousand options take a third of a second to build,
+	// too long for the task that shows a world.
+	nodeOpts [][2]string
 
 	rows  []int // filtered event indexes
 	first int   // index into rows of the first pooled row
@@ -91,6 +95,9 @@ func newLogView(a *app, table, scroll, filters dom.Element) *logView {
 	for _, s := range []dom.Element{l.node, l.typ, l.kind} {
 		on(s.Underlying(), "change", func(js.Value) { l.refilter() })
 	}
+	for _, ev := range []string{"pointerdown", "focus"} {
+		on(l.node.Underlying(), ev, func(js.Value) { l.fillNodes() })
+	}
 	// filter as the user types, not on every key
 	search := debounce(150, l.refilter)
 	on(l.search.Underlying(), "input", func(js.Value) { search() })
@@ -138,22 +145,6 @@ func newLogView(a *app, table, scroll, filters dom.Element) *logView {
 // reset fills the filters for the world shown and lists all its events.
 func (l *logView) reset() {
 	r := l.a.r
-	fill := func(s dom.Element, all string, opts [][2]string) {
-		prev := value(s)
-		empty(s)
-		o := el("option", "", all)
-		o.SetAttribute("value", "")
-		s.AppendChild(o)
-		for _, opt := range opts {
-			o := el("option", "", opt[1])
-			o.SetAttribute("value", opt[0])
-			s.AppendChild(o)
-		}
-		setValue(s, prev)
-		if value(s) != prev {
-			setValue(s, "")
-		}
-	}
 	var nodes, types, kinds [][2]string
 	if r != nil {
 		for _, id := range r.Nodes {
@@ -172,13 +163,50 @@ func (l *logView) reset() {
 			kinds = append(kinds, [2]string{k, k})
 		}
 	}
-	fill(l.node, "all", nodes)
-	fill(l.typ, "all", types)
-	fill(l.kind, "all", kinds)
+	l.nodeOpts = nodes
+	if len(nodes) <= eagerOptions || value(l.node) != "" {
+		l.fillNodes()
+	} else {
+		fillSelect(l.node, nil)
+	}
+	fillSelect(l.typ, types)
+	fillSelect(l.kind, kinds)
 	l.refilter()
 }
 
+// eagerOptions is how many processes the process filter lists at once;
+// beyond, it lists them when it is opened.
+const eagerOptions = 200
+
+// fillNodes gives the process filter its options, if it waits for them.
+func (l *logView) fillNodes() {
+	if l.nodeOpts != nil {
+		fillSelect(l.node, l.nodeOpts)
+		l.nodeOpts = nil
+	}
+}
+
+// fillSelect makes opts the options of s, after "all", and keeps the value
+// chosen if it is still one of them.
+func fillSelect(s dom.Element, opts [][2]string) {
+	prev := value(s)
+	empty(s)
+	o := el("option", "", "all")
+	o.SetAttribute("value", "")
+	s.AppendChild(o)
+	for _, opt := range opts {
+		o := el("option", "", opt[1])
+		o.SetAttribute("value", opt[0])
+		s.AppendChild(o)
+	}
+	setValue(s, prev)
+	if value(s) != prev {
+		setValue(s, "")
+	}
+}
+
 func (l *logView) filterNode(id int) {
+	l.fillNodes()
 	setValue(l.node, itoa(id))
 	l.refilter()
 }

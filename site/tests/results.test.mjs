@@ -55,7 +55,7 @@ test("a world too large to draw shows its checks, statistics and a message namin
   assert.equal(await page.locator("#checks .verdict").textContent(), "4 passed, 0 failed");
   // fmtInt groups digits with a thin space
   const digits = (s) => s.replace(/(\d)\D(?=\d{3}\b)/g, "$1");
-  assert.match(digits(await page.locator("#status").textContent()), /World 1 has \d+ events, more than the 200000 this page draws/);
+  assert.match(digits(await page.locator("#status").textContent()), /World 1 has \d+ events, more than the 100000 this page draws/);
   // The statistics come from the engine's summary: 3n-1 messages (n-1
   // ELECTION hops from process 1 to n, n round the ring back to n, and n
   // ELECTED), all delivered.
