@@ -81,7 +81,8 @@ type app struct {
 	loading     bool // a world is being drawn: the timeline waits
 	playing     bool
 	lastTick    float64
-	stopReading func() // ends the reading of a trace in progress
+	phase       float64 // playing by events: the way to the next event, 0..1
+	stopReading func()  // ends the reading of a trace in progress
 	forking     bool
 	frame       *frameScheduler
 	sharing     bool   // a share link is shown
@@ -104,6 +105,7 @@ type app struct {
 	el struct {
 		run, stop, play, pause, step, back, fork dom.Element
 		scrubber, time, speed, speedLabel, seed  dom.Element
+		pace, replay                             dom.Element
 		world, progress, progressText, summary   dom.Element
 		forkHint, errorBanner, status, output    dom.Element
 		examples, desc, shareURL, jsonl, shiviz  dom.Element
@@ -240,7 +242,7 @@ func (a *app) bind() {
 		{&e.examples, "examples"}, {&e.desc, "example-desc"}, {&e.shareURL, "share-url"},
 		{&e.jsonl, "download-jsonl"}, {&e.shiviz, "download-shiviz"},
 		{&e.state, "state"}, {&e.stats, "stats"}, {&e.checks, "checks"}, {&e.sharedNote, "shared-note"},
-		{&e.restoreDraft, "restore-draft"},
+		{&e.restoreDraft, "restore-draft"}, {&e.pace, "pace"}, {&e.replay, "replay"},
 	} {
 		*b.p = byID(b.id)
 	}
@@ -260,6 +262,8 @@ func (a *app) setRunState(s string) {
 	running := s == "running"
 	setDisabled(a.el.stop, !running)
 	show(a.el.progress, running)
+	// a run shows its end; a new user may not know it can be played
+	show(a.el.replay, s == "done" && len(a.worldEvents()) > 0)
 	if !running {
 		a.el.progressText.SetTextContent("")
 	}
@@ -955,14 +959,18 @@ func (a *app) setCursor(n int) {
 		return
 	}
 	n = max(0, min(n, len(a.r.Events)))
-	a.cursor = n
-	a.viewT = 0
-	if n > 0 {
-		a.viewT = float64(a.r.Events[n-1].T)
-	}
+	a.cursor, a.viewT = n, a.timeAfter(n)
 	setValue(a.el.scrubber, itoa(n))
 	a.refresh()
 	a.followChecks()
+}
+
+// timeAfter is the time of the run after its first n events.
+func (a *app) timeAfter(n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return float64(a.r.Events[n-1].T)
 }
 
 // refresh renders everything that depends on the cursor.
@@ -1012,7 +1020,8 @@ func (a *app) play() {
 		a.setCursor(0)
 	}
 	a.playing = true
-	a.lastTick = -1
+	a.lastTick, a.phase = -1, 0
+	show(a.el.replay, false)
 	setDisabled(a.el.play, true)
 	setDisabled(a.el.pause, false)
 	a.frame.request()
@@ -1031,38 +1040,71 @@ func (a *app) pause() {
 	}
 }
 
-// speeds are the playback speeds in time units per second, by the speed
-// slider's position.
-var speeds = [...]float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+// The playback speeds by the speed slider's position: in events per second
+// when playing by events, in time units per second when playing in time.
+var (
+	eventSpeeds = [...]float64{1, 2, 3, 5, 8, 12, 20, 30, 45, 60}
+	timeSpeeds  = [...]float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+)
+
+// byEvents reports whether playback goes an event at a time (the pace
+// menu), not in simulated time.
+func (a *app) byEvents() bool { return value(a.el.pace) == "events" }
 
 func (a *app) speed() float64 {
 	var i int
 	fmt.Sscan(value(a.el.speed), &i)
-	return speeds[max(0, min(i-1, len(speeds)-1))]
+	i = max(0, min(i-1, len(timeSpeeds)-1))
+	if a.byEvents() {
+		return eventSpeeds[i]
+	}
+	return timeSpeeds[i]
 }
+
+// maxIdle is the longest stretch without an event, in seconds, that
+// playback in time shows: the clock jumps over the rest of a longer one
+// (timers waiting), which would otherwise leave the screen still.
+const maxIdle = 0.5
 
 // onFrame advances playback and redraws what is dirty.
 func (a *app) onFrame(now float64) {
 	if a.playing && a.r != nil {
+		d := 0.0 // events or time units to advance by
 		if a.lastTick >= 0 {
-			a.viewT += (now - a.lastTick) / 1000 * a.speed()
+			d = (now - a.lastTick) / 1000 * a.speed()
 		}
 		a.lastTick = now
+		evs := a.r.Events
 		n := a.cursor
-		for n < len(a.r.Events) && float64(a.r.Events[n].T) <= a.viewT {
-			n++
+		if a.byEvents() {
+			// At most one event a frame, so that each one is seen; the
+			// clock moves on between two events for the messages in flight.
+			a.phase = min(a.phase+d, 1)
+			if a.phase == 1 {
+				n, a.phase = n+1, 0
+			}
+			a.viewT = a.timeAfter(n)
+			if n < len(evs) {
+				a.viewT += a.phase * (float64(evs[n].T) - a.viewT)
+			}
+		} else {
+			a.viewT += d
+			if n < len(evs) {
+				a.viewT = max(a.viewT, float64(evs[n].T)-maxIdle*a.speed())
+			}
+			for n < len(evs) && float64(evs[n].T) <= a.viewT {
+				n++
+			}
 		}
-		t := a.viewT
 		if n != a.cursor {
 			a.cursor = n
 			setValue(a.el.scrubber, itoa(n))
 			a.refresh()
-			a.viewT = t
 			a.followCursor()
 		} else {
 			a.topo.moveMessages(a.r.At(a.cursor))
 		}
-		if n >= len(a.r.Events) {
+		if n >= len(evs) {
 			a.pause()
 		} else {
 			a.frame.request()
@@ -1105,6 +1147,10 @@ func (a *app) wireControls() {
 	onClick(a.el.stop, a.stop)
 	onClick(a.el.play, a.play)
 	onClick(a.el.pause, a.pause)
+	onClick(a.el.replay, func() {
+		a.setCursor(0)
+		a.play()
+	})
 	onClick(a.el.step, func() { a.step(1) })
 	onClick(a.el.back, func() { a.step(-1) })
 	onClick(a.el.fork, func() { a.setForking(!a.forking) })
@@ -1120,8 +1166,18 @@ func (a *app) wireControls() {
 		a.setCursor(n)
 		a.followCursor()
 	})
-	showSpeed := func() { a.el.speedLabel.SetTextContent(ftoa(a.speed()) + " t/s") }
+	showSpeed := func() {
+		unit := " t/s"
+		if a.byEvents() {
+			unit = " ev/s"
+		}
+		a.el.speedLabel.SetTextContent(ftoa(a.speed()) + unit)
+	}
 	on(a.el.speed.Underlying(), "input", func(js.Value) { showSpeed() })
+	on(a.el.pace.Underlying(), "change", func(js.Value) {
+		showSpeed()
+		a.phase = 0 // what is left from playing by events before is stale
+	})
 	showSpeed()
 	on(a.el.world.Underlying(), "change", func(js.Value) {
 		var i int
