@@ -68,13 +68,26 @@ ensure_chromium() {
 	[ -x "$CHROMIUM" ] || die "the browser tests need Chromium at $CHROMIUM: install it (e.g. apt-get install chromium)"
 }
 
+# ensure_zopfli installs Debian's zopfli, the gzip compressor the shipped
+# dsim.wasm.gz is made with, when it is missing.
+ensure_zopfli() {
+	command -v zopfli >/dev/null && return
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		say "installing zopfli (Debian package zopfli) to compress dsim.wasm"
+		apt-get install -y -qq --no-install-recommends zopfli >/dev/null 2>&1 ||
+			{ apt-get update -qq && apt-get install -y -qq --no-install-recommends zopfli >/dev/null; }
+	fi
+	command -v zopfli >/dev/null || die "the playground's build needs zopfli: install it (e.g. apt-get install zopfli)"
+}
+
 # build_site writes the playground to build/site: the one wasm binary (UI on
 # the page, engine in a worker), the wasm_exec.js of the same Go toolchain,
 # the CodeMirror bundle and the static files of site/.
 SITE=build/site
-WASM_BUDGET=$((2500 * 1000)) # bytes of dsim.wasm after gzip -9
+WASM_BUDGET=$((2500 * 1000)) # bytes of dsim.wasm.gz, what a browser downloads
 build_site() {
 	ensure_npm
+	ensure_zopfli
 	say "building the playground into $SITE"
 	# Built aside and swapped in, so a failed build leaves the last good site.
 	local out="$SITE.new"
@@ -95,7 +108,10 @@ build_site() {
 	# Precompressed twins of the two big files, which `dsim serve` (or a
 	# static host that honours X.gz files) sends to browsers accepting gzip;
 	# -n leaves out the name and time, so the same file gives the same bytes.
-	gzip -9 -n -k "$out/dsim.wasm" "$out/editor.js"
+	# zopfli writes gzip that any browser reads, 4% smaller than gzip -9's
+	# for dsim.wasm (100 kB of the first visit), in some 15 s of the build.
+	gzip -9 -n -k "$out/editor.js"
+	zopfli --i1 "$out/dsim.wasm"
 	local raw gz
 	raw=$(wc -c <"$out/dsim.wasm")
 	gz=$(wc -c <"$out/dsim.wasm.gz")
