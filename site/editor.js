@@ -3,9 +3,9 @@
 // only through window.dsimEditor, so that this file is the one place that
 // knows CodeMirror's API.
 import { EditorView, basicSetup } from "codemirror";
-import { StreamLanguage } from "@codemirror/language";
+import { StreamLanguage, syntaxTree } from "@codemirror/language";
 import { lua } from "@codemirror/legacy-modes/mode/lua";
-import { StateEffect, StateField, RangeSet } from "@codemirror/state";
+import { EditorState, StateEffect, StateField, RangeSet } from "@codemirror/state";
 import { Decoration, GutterMarker, WidgetType, gutter } from "@codemirror/view";
 
 // An error is one line and its message; null when there is none.
@@ -123,6 +123,31 @@ const theme = EditorView.theme({
   },
 });
 
+// The API names the Go side passes once (setCompletions), by where they
+// are offered: methods after "x:", algorithm names inside the string of
+// `algorithm = "`, everything else (functions, world keys) as a name.
+const completions = { methods: [], algorithms: [], names: [] };
+
+// inside tells whether pos is in a string or a comment, where a name is
+// text, not code.
+function inside(state, pos) {
+  const name = syntaxTree(state).resolveInner(pos, -1).name;
+  return name === "string" || name === "comment";
+}
+
+function complete(ctx) {
+  const line = ctx.state.doc.lineAt(ctx.pos);
+  const before = line.text.slice(0, ctx.pos - line.from);
+  let m = /\balgorithm\s*=\s*["']([\w.]*)$/.exec(before);
+  if (m) return { from: ctx.pos - m[1].length, options: completions.algorithms, validFor: /^[\w.]*$/ };
+  if (inside(ctx.state, ctx.pos)) return null;
+  m = /[\w)\]]:(\w*)$/.exec(before);
+  if (m) return { from: ctx.pos - m[1].length, options: completions.methods, validFor: /^\w*$/ };
+  m = /[\w.]*$/.exec(before);
+  if (!m[0] && !ctx.explicit) return null;
+  return { from: ctx.pos - m[0].length, options: completions.names, validFor: /^[\w.]*$/ };
+}
+
 let view = null;
 
 function need() {
@@ -139,6 +164,7 @@ window.dsimEditor = {
       extensions: [
         basicSetup,
         StreamLanguage.define(lua),
+        EditorState.languageData.of(() => [{ autocomplete: complete }]),
         errorField,
         errorDecorations,
         failureField,
@@ -182,6 +208,18 @@ window.dsimEditor = {
   },
   focus() {
     need().focus();
+  },
+  // setCompletions gives the completion its words: [{label, type, detail,
+  // info}], type "method" for methods, "constant" for algorithm names,
+  // anything else for names offered in code. Text only: CodeMirror shows
+  // label, detail and a string info as text.
+  setCompletions(list) {
+    for (const k of Object.keys(completions)) completions[k] = [];
+    for (let i = 0; i < (list?.length || 0); i++) {
+      const c = list[i];
+      const item = { label: String(c.label), type: String(c.type), detail: String(c.detail || ""), info: String(c.info || "") };
+      (item.type === "method" ? completions.methods : item.type === "constant" ? completions.algorithms : completions.names).push(item);
+    }
   },
   view: null,
 };

@@ -136,6 +136,7 @@ func startUI() {
 	a.eng = NewEngine(EngineHandlers{Ready: a.onEngineReady, Progress: a.onProgress, Result: a.onResult})
 	a.loadExamples()
 	a.startEditor()
+	startHelp(a.editor)
 	a.wireControls()
 	a.wireKeys()
 	a.setRunState("idle") // before a share link's run, which is running
