@@ -28,6 +28,9 @@ func lanesOf(d *Diagram) map[int][]string {
 // A process enters and leaves its critical section, another crashes and
 // recovers, a third is leader from t=5 to the end of the run.
 func TestLanes(t *testing.T) {
+	if len(Lanes) != NumLanes {
+		t.Fatalf("%d lanes, NumLanes %d", len(Lanes), NumLanes)
+	}
 	d := New(script(3, []trace.Event{
 		cs(0, 1, mutex.Released),
 		cs(1, 1, mutex.Wanted),

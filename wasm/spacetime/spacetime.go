@@ -178,7 +178,7 @@ type Row struct {
 // Drawing is one frame's worth of SVG path data.
 type Drawing struct {
 	Lifelines string
-	Lanes     [NumLanes][]byte // bars along the lifelines, by lane
+	Lanes     [NumLanes][]byte // bars along the lifelines, by lane (bytes: an array of strings would cost the wasm an equality function)
 	Bands     string           // the overlaps, across the plot
 	// Arrows and Heads hold the styles from NumColoured on; ByKind holds
 	// the coloured ones, per kind (indexed as Diagram.Kinds) and style.
