@@ -11,6 +11,11 @@ package main
 // Message kinds have a colour each (and past the palette, a dash pattern),
 // listed in the one legend of kinds (#kinds) that the topology's message
 // dots follow too; long arrows carry their kind's name.
+//
+// Bars along the lifelines show how long a process held each state class
+// the topology colours (in the critical section, leader, crashed...), and a
+// red band across the plot marks where two processes were in their
+// critical sections at once.
 
 import (
 	"fmt"
@@ -25,7 +30,6 @@ import (
 )
 
 const (
-	gutter   = 46.0 // width of the process labels
 	axisH    = 22.0
 	minRowsH = 120.0
 )
@@ -44,7 +48,8 @@ type diagramView struct {
 	labelKey            []int      // what each label shows: kind*NumStyles+style
 	legend              dom.Element
 	marks, late         [spacetime.NumMarks]js.Value
-	life, down, drops   js.Value
+	life, drops, bands  js.Value
+	lanes               [spacetime.NumLanes]js.Value
 	conePast, coneFut   js.Value
 	selRing             js.Value
 	net, cursor, bg     js.Value
@@ -54,6 +59,7 @@ type diagramView struct {
 	rows                []js.Value // <text> pool
 
 	v            spacetime.Viewport
+	gutter       float64 // width of the process labels
 	sizeW, sizeH float64 // the SVG's size, from its ResizeObserver
 	fitted       bool
 	needs        bool
@@ -92,11 +98,19 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		return e
 	}
 	d.bg = add("rect", "class", "bg", "x", "0", "y", "0", "width", "100%", "height", "100%")
-	d.tickLines = add("path", "class", "grid")
-	d.life = add("path", "class", "lifeline")
-	d.down = add("path", "class", "downtime")
-	d.net = add("path", "class", "net")
-	d.drops = add("path", "class", "drops")
+	// The simple layers come from tables (a call each would take a few
+	// hundred bytes of WebAssembly), from the back; the lanes go on the
+	// lifelines.
+	for _, l := range []struct {
+		v     *js.Value
+		class string
+	}{{&d.tickLines, "grid"}, {&d.bands, "band"}, {&d.life, "lifeline"}, {&d.net, "net"}, {&d.drops, "drops"}} {
+		*l.v = add("path", "class", l.class)
+	}
+	for l, c := range spacetime.Lanes {
+		d.lanes[l] = rawSVG("path", "class", "lane "+string(c))
+		s.Call("insertBefore", d.lanes[l], d.net)
+	}
 	for st := range spacetime.NumStyles {
 		if st < spacetime.NumColoured {
 			d.byKind[st] = add("g", "class", "kinds "+spacetime.StyleNames[st]) // filled by reset
@@ -110,12 +124,13 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		d.marks[m] = add("path", "class", "mark "+spacetime.MarkNames[m])
 		d.late[m] = add("path", "class", "mark late "+spacetime.MarkNames[m])
 	}
-	d.conePast = add("path", "class", "cone past")
-	d.coneFut = add("path", "class", "cone future")
-	d.selRing = add("path", "class", "cone selected")
-	d.cursor = add("line", "class", "cursor")
-	d.tickLayer = add("g", "class", "axis")
-	d.rowLayer = add("g", "class", "labels")
+	for _, l := range []struct {
+		v          *js.Value
+		tag, class string
+	}{{&d.conePast, "path", "cone past"}, {&d.coneFut, "path", "cone future"}, {&d.selRing, "path", "cone selected"},
+		{&d.cursor, "line", "cursor"}, {&d.tickLayer, "g", "axis"}, {&d.rowLayer, "g", "labels"}} {
+		*l.v = add(l.tag, "class", l.class)
+	}
 	root.Underlying().Call("appendChild", s)
 	d.tip = el("div", "tip", "").Underlying()
 	d.tip.Set("hidden", true)
@@ -142,8 +157,20 @@ func (d *diagramView) dirty() {
 	d.a.frame.request()
 }
 
+// labelCharW is wider than a character of the labels' font (site/style.css).
+const labelCharW = 8.0
+
 func (d *diagramView) reset() {
 	d.fitted = false
+	// the gutter fits the longest label, "P" and the id, and is at least
+	// 46 px wide
+	n := 3
+	if d.a.dia != nil {
+		for _, id := range d.a.dia.R.Nodes {
+			n = max(n, len(itoa(id)))
+		}
+	}
+	d.gutter = 14 + labelCharW*float64(n+1)
 	d.tip.Set("hidden", true)
 	d.resetKinds()
 	d.dirty()
@@ -193,12 +220,12 @@ func (d *diagramView) resetKinds() {
 // measure takes the SVG's size; it changes with the window.
 func (d *diagramView) measure() bool {
 	w, h := d.sizeW, d.sizeH
-	if w <= gutter+10 || h <= axisH+10 {
+	if w <= d.gutter+10 || h <= axisH+10 {
 		return false
 	}
 	if w != d.w || h != d.h {
 		d.w, d.h = w, h
-		d.v.Left, d.v.Width = gutter, w-gutter
+		d.v.Left, d.v.Width = d.gutter, w-d.gutter
 		d.v.Top, d.v.Height = axisH, h-axisH
 	}
 	return true
@@ -221,31 +248,39 @@ func (d *diagramView) reveal(i int) {
 	d.dirty()
 }
 
-// draw redraws if anything changed since the last frame.
+// draw redraws if anything changed since the last frame; with no world
+// shown, the frame is empty and the cursor out of sight.
 func (d *diagramView) draw() {
 	if !d.needs {
 		return
 	}
 	d.needs = false
 	a := d.a
-	if a.dia == nil {
-		d.clearAll()
-		return
+	out, total := &spacetime.Drawing{Cursor: -10}, 0
+	if a.dia != nil {
+		if !d.measure() {
+			return
+		}
+		if !d.fitted {
+			d.v = a.dia.Fit(d.gutter, d.w-d.gutter, axisH, d.h-axisH)
+			d.fitted = true
+		}
+		d.clampY()
+		out = a.dia.Draw(&d.v, &spacetime.Marks{Cursor: a.cursor, Selected: a.selected, Past: a.past, Future: a.future})
+		total = a.dia.Arrows()
 	}
-	if !d.measure() {
-		return
-	}
-	if !d.fitted {
-		d.v = a.dia.Fit(gutter, d.w-gutter, axisH, d.h-axisH)
-		d.fitted = true
-	}
-	d.clampY()
-	out := a.dia.Draw(&d.v, &spacetime.Marks{Cursor: a.cursor, Selected: a.selected, Past: a.past, Future: a.future})
 	setD := func(p js.Value, data string) { p.Call("setAttribute", "d", data) }
-	setD(d.life, out.Lifelines)
-	setD(d.down, out.Downtime)
-	setD(d.net, out.Net)
-	setD(d.drops, out.Drops)
+	// one call site for the single paths (see newDiagramView)
+	for _, p := range []struct {
+		v    js.Value
+		data string
+	}{{d.life, out.Lifelines}, {d.bands, out.Bands}, {d.net, out.Net}, {d.drops, out.Drops},
+		{d.conePast, out.ConePast}, {d.coneFut, out.ConeFuture}, {d.selRing, out.Selected}} {
+		setD(p.v, p.data)
+	}
+	for l, lane := range out.Lanes {
+		setD(d.lanes[l], string(lane))
+	}
 	for st := spacetime.NumColoured; st < spacetime.NumStyles; st++ {
 		setD(d.arrows[st], out.Arrows[st])
 		setD(d.heads[st], out.Heads[st])
@@ -261,9 +296,6 @@ func (d *diagramView) draw() {
 		setD(d.marks[m], out.Marks[m])
 		setD(d.late[m], out.MarksLate[m])
 	}
-	setD(d.conePast, out.ConePast)
-	setD(d.coneFut, out.ConeFuture)
-	setD(d.selRing, out.Selected)
 	cx := f1(out.Cursor)
 	for _, kv := range [][2]string{{"x1", cx}, {"x2", cx}, {"y1", f1(axisH)}, {"y2", ftoa(d.h)}} {
 		d.cursor.Call("setAttribute", kv[0], kv[1])
@@ -287,11 +319,12 @@ func (d *diagramView) draw() {
 	setD(d.tickLines, grid.String())
 	for k, row := range out.Rows {
 		if k == len(d.rows) {
-			t := rawSVG("text", "x", f1(gutter-6), "text-anchor", "end", "dominant-baseline", "central")
+			t := rawSVG("text", "text-anchor", "end", "dominant-baseline", "central")
 			d.rowLayer.Call("appendChild", t)
 			d.rows = append(d.rows, t)
 		}
 		t := d.rows[k]
+		t.Call("setAttribute", "x", f1(d.gutter-6))
 		t.Call("setAttribute", "y", f1(row.Y))
 		t.Set("textContent", "P"+itoa(row.Node))
 		cls := "row"
@@ -306,14 +339,13 @@ func (d *diagramView) draw() {
 	}
 	d.drawnCount = out.Arrowed
 	d.svg.Call("setAttribute", "data-arrows", itoa(out.Arrowed))
-	d.svg.Call("setAttribute", "data-total-arrows", itoa(a.dia.Arrows()))
+	d.svg.Call("setAttribute", "data-total-arrows", itoa(total))
 }
 
 // drawLabels shows the kind labels of a frame, from a pool of <text>
 // elements; a label's text and class change only when it shows another
 // kind or style than in the frame before.
 func (d *diagramView) drawLabels(labels []spacetime.Label) {
-	kinds := d.a.dia.Kinds()
 	for n, l := range labels {
 		if n == len(d.labels) {
 			t := rawSVG("text", "text-anchor", "middle", "dominant-baseline", "central")
@@ -324,7 +356,7 @@ func (d *diagramView) drawLabels(labels []spacetime.Label) {
 		t := d.labels[n]
 		if key := l.Kind*int(spacetime.NumStyles) + int(l.Style); key != d.labelKey[n] {
 			d.labelKey[n] = key
-			k := kinds[l.Kind]
+			k := d.a.dia.Kinds()[l.Kind]
 			cls := "klabel " + spacetime.StyleNames[l.Style]
 			if l.Style < spacetime.NumColoured {
 				cls += " " + kindClass(k)
@@ -346,27 +378,6 @@ func (d *diagramView) hideLabels(n int) {
 			d.labels[k].Call("setAttribute", "class", "klabel off")
 		}
 	}
-}
-
-func (d *diagramView) clearAll() {
-	paths := []js.Value{d.life, d.down, d.net, d.drops, d.tickLines, d.conePast, d.coneFut, d.selRing}
-	for st := spacetime.NumColoured; st < spacetime.NumStyles; st++ {
-		paths = append(paths, d.arrows[st], d.heads[st])
-	}
-	for _, p := range paths {
-		p.Call("setAttribute", "d", "")
-	}
-	for m := range spacetime.NumMarks {
-		d.marks[m].Call("setAttribute", "d", "")
-		d.late[m].Call("setAttribute", "d", "")
-	}
-	for _, t := range append(append([]js.Value{}, d.ticks...), d.rows...) {
-		t.Call("setAttribute", "visibility", "hidden")
-	}
-	d.cursor.Call("setAttribute", "x1", "-10")
-	d.cursor.Call("setAttribute", "x2", "-10")
-	d.svg.Call("setAttribute", "data-arrows", "0")
-	d.svg.Call("setAttribute", "data-total-arrows", "0")
 }
 
 // clampY keeps the rows from scrolling out of the plot.
@@ -481,40 +492,55 @@ func (d *diagramView) wire() {
 	})
 }
 
-// hover shows what is under the pointer.
+// hover shows what is under the pointer: an event or message, else a
+// violation's band, for which lastHover is -3-k (k its index in Overlaps).
 func (d *diagramView) hover(x, y float64) {
 	i, ok := d.a.dia.Hit(&d.v, x, y)
 	if !ok {
 		i = -1
+		if k := d.a.dia.Band(&d.v, x); k >= 0 && y >= d.v.Top {
+			i = -3 - k
+		}
 	}
 	if i == d.lastHover {
-		if ok {
+		if i != -1 {
 			d.placeTip(x, y)
 		}
 		return
 	}
 	d.lastHover = i
-	if !ok {
+	if i == -1 {
 		d.tip.Set("hidden", true)
 		d.svg.Get("style").Set("cursor", "")
 		return
 	}
-	d.svg.Get("style").Set("cursor", "pointer")
-	d.tip.Set("textContent", d.describe(i))
+	if ok {
+		d.svg.Get("style").Set("cursor", "pointer")
+		d.tip.Set("textContent", d.describe(i))
+	} else {
+		s := d.a.dia.Overlaps()[-3-i]
+		d.tip.Set("textContent", fmt.Sprintf("mutual exclusion broken: processes %v in the critical section at once, t=%d to %d", s.Procs, s.T0, s.T1))
+	}
 	d.tip.Set("hidden", false)
 	d.placeTip(x, y)
 }
 
+// placeTip puts the tip below and right of the pointer, or above or left
+// of it where that would cross the plot's edge.
 func (d *diagramView) placeTip(x, y float64) {
-	left := x + 14
-	if left > d.w-260 {
-		left = math.Max(0, x-270)
+	w, h := d.tip.Get("offsetWidth").Float(), d.tip.Get("offsetHeight").Float()
+	left, top := x+14, y+14
+	if left+w > d.w {
+		left = x - 14 - w
+	}
+	if top+h > d.h {
+		top = y - 14 - h
 	}
 	// the tip sits in the diagram's box, the coordinates are the SVG's
-	top := d.svg.Call("getBoundingClientRect").Get("top").Float() - d.root.GetBoundingClientRect().Top()
+	dy := d.svg.Call("getBoundingClientRect").Get("top").Float() - d.root.GetBoundingClientRect().Top()
 	st := d.tip.Get("style")
-	st.Set("left", f1(left)+"px")
-	st.Set("top", f1(y+14+top)+"px")
+	st.Set("left", f1(max(0, left))+"px")
+	st.Set("top", f1(max(0, top)+dy)+"px")
 }
 
 // describe is the tooltip of event i: the event, and for a message its

@@ -46,6 +46,12 @@ type Flight struct {
 	Dropped   bool
 }
 
+// ClassChange is a process taking another class at an event.
+type ClassChange struct {
+	Index, Pos int // event index, process position
+	Class      Class
+}
+
 // KindStat counts the messages of one kind.
 type KindStat struct {
 	Kind                     string
@@ -72,6 +78,9 @@ type Replay struct {
 	// StateKeys are the observable state keys the run sets, in the order
 	// they first appear.
 	StateKeys []string
+	// Classes are the changes of the processes' classes (View.Class), in
+	// event order; every process starts with None.
+	Classes []ClassChange
 
 	pos         map[int]int
 	nodeOf      []int32 // event index -> position of its process, or -1
@@ -270,6 +279,7 @@ func (r *Replay) buildSnapshots() {
 		v.Up[i] = true
 	}
 	var inFlight []int32
+	class := make([]Class, len(r.Nodes))
 	for i := 0; ; i++ {
 		if i%r.k == 0 {
 			inFlight = r.inFlightAt(i, inFlight, max(0, i-r.k))
@@ -280,6 +290,12 @@ func (r *Replay) buildSnapshots() {
 			return
 		}
 		r.apply(v, i)
+		if p := r.nodeOf[i]; p >= 0 {
+			if c := v.Class(int(p)); c != class[p] {
+				class[p] = c
+				r.Classes = append(r.Classes, ClassChange{i, int(p), c})
+			}
+		}
 	}
 }
 
@@ -376,7 +392,9 @@ func (v *View) InFlight() []int {
 }
 
 // Get returns the JSON text of process position p's key, and whether it is
-// set.
+// set. Not inlined, as Class.
+//
+//go:noinline
 func (v *View) Get(p int, key string) (string, bool) {
 	for _, kv := range v.State[p] {
 		if kv.Key == key {
@@ -408,6 +426,9 @@ var classes = []struct {
 
 // Class is the colour class of process position p: a crash hides every
 // other state; otherwise the first class of classes whose state it has.
+// Not inlined: a copy at each call site would weigh on the WebAssembly.
+//
+//go:noinline
 func (v *View) Class(p int) Class {
 	if !v.Up[p] {
 		return Crashed

@@ -397,3 +397,30 @@ func TestFilter(t *testing.T) {
 		t.Errorf("KindNames = %v", got)
 	}
 }
+
+// Classes lists exactly the changes of View.Class from one event to the
+// next.
+func TestClassesFollowTheViews(t *testing.T) {
+	for seed := range uint64(5) {
+		r := New(randomRun(seed, 4, 400), 16)
+		class := make([]Class, len(r.Nodes))
+		k := 0
+		for n := 1; n <= len(r.Events); n++ {
+			for ; k < len(r.Classes) && r.Classes[k].Index == n-1; k++ {
+				if c := r.Classes[k]; c.Class == class[c.Pos] {
+					t.Fatalf("seed %d: change %d to the class %q a process had", seed, k, c.Class)
+				}
+				class[r.Classes[k].Pos] = r.Classes[k].Class
+			}
+			v := r.At(n)
+			for p := range r.Nodes {
+				if got := v.Class(p); got != class[p] {
+					t.Fatalf("seed %d, after %d events: process %d is %q, Classes say %q", seed, n, p, got, class[p])
+				}
+			}
+		}
+		if k != len(r.Classes) {
+			t.Errorf("seed %d: %d changes of %d in event order", seed, k, len(r.Classes))
+		}
+	}
+}

@@ -1,7 +1,11 @@
 // Package spacetime draws a world's space-time (Lamport) diagram: one
 // horizontal lifeline per process, time flowing to the right, each message
 // an arrow from its send to its delivery, with marks for crashes,
-// recoveries, timers, state changes and logs.
+// recoveries, timers, state changes and logs. Behind them, a bar along a
+// lifeline shows how long its process was in its critical section, leader,
+// holding the token, waiting, a candidate or crashed, and a red band across
+// every lifeline marks a time when two processes were in their critical
+// sections at once.
 //
 // Drawing is virtualized: only what falls inside the viewport is produced,
 // and it comes out as a few SVG path strings (one per style, and per
@@ -15,6 +19,7 @@ package spacetime
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -101,6 +106,27 @@ const (
 // MarkNames are the CSS class suffixes of the marks.
 var MarkNames = [NumMarks]string{"crash", "recover", "timer", "state", "log", "detector", "drop"}
 
+// Lanes are the classes a process's state earns (replay.View.Class), each
+// drawn as a bar along the lifeline while the process has it; the class
+// names are the CSS classes of the bars, the topology's colours. The first
+// is being in the critical section, whose overlaps New finds.
+var Lanes = []replay.Class{replay.InCS, replay.Token, replay.Leader, replay.Candidate, replay.Waiting, replay.Crashed}
+
+const NumLanes = 6 // len(Lanes)
+
+// interval is a stretch of time a process spends in one lane.
+type interval struct {
+	t0, t1 int64
+	lane   int // index in Lanes
+}
+
+// Span is a stretch of time during which two or more processes are in their
+// critical sections at once: mutual exclusion is broken.
+type Span struct {
+	T0, T1 int64
+	Procs  []int // ids of the processes in their critical sections then, in row order, then as they entered
+}
+
 // Viewport is the window onto the diagram, in pixels.
 type Viewport struct {
 	T0     float64 // time at the left edge of the plot
@@ -115,6 +141,12 @@ type Viewport struct {
 
 // X is the x coordinate of time t.
 func (v *Viewport) X(t float64) float64 { return v.Left + (t-v.T0)*v.Scale }
+
+// xs are the x coordinates of times t0 and t1, kept inside the plot: b < a
+// when the span is out of view.
+func (v *Viewport) xs(t0, t1 int64) (float64, float64) {
+	return math.Max(v.X(float64(t0)), v.Left), math.Min(v.X(float64(t1)), v.Left+v.Width)
+}
 
 // T is the time at x.
 func (v *Viewport) T(x float64) float64 { return v.T0 + (x-v.Left)/v.Scale }
@@ -146,7 +178,8 @@ type Row struct {
 // Drawing is one frame's worth of SVG path data.
 type Drawing struct {
 	Lifelines string
-	Downtime  string // lifeline stretches while crashed
+	Lanes     [NumLanes][]byte // bars along the lifelines, by lane (bytes: an array of strings would cost the wasm an equality function)
+	Bands     string           // the overlaps, across the plot
 	// Arrows and Heads hold the styles from NumColoured on; ByKind holds
 	// the coloured ones, per kind (indexed as Diagram.Kinds) and style.
 	Arrows    [NumStyles]string
@@ -177,10 +210,11 @@ type arrow struct {
 // Diagram holds what drawing needs from a replay, indexed once.
 type Diagram struct {
 	R        *replay.Replay
-	arrows   []arrow // by send time
-	maxSpan  int64   // longest arrow, in time
-	down     [][][2]int64
-	EndT     int64 // time of the last event at a process
+	arrows   []arrow      // by send time
+	maxSpan  int64        // longest arrow, in time
+	lanes    [][]interval // by process position, in time order
+	overlaps []Span       // in time order
+	EndT     int64        // time of the last event at a process
 	evTimes  []int64
 	netEvent []int
 	kinds    []KindStyle // in order of first send
@@ -188,7 +222,7 @@ type Diagram struct {
 
 // New indexes a replay for drawing.
 func New(r *replay.Replay) *Diagram {
-	d := &Diagram{R: r, down: make([][][2]int64, len(r.Nodes)), evTimes: make([]int64, len(r.Events))}
+	d := &Diagram{R: r, lanes: make([][]interval, len(r.Nodes)), evTimes: make([]int64, len(r.Events))}
 	for i := range r.Events {
 		d.evTimes[i] = r.Events[i].T
 	}
@@ -228,32 +262,61 @@ func New(r *replay.Replay) *Diagram {
 		d.arrows = append(d.arrows, a)
 	}
 	// Flights come in send order, and sends in time order.
-	downSince := make([]int64, len(r.Nodes))
-	for i := range downSince {
-		downSince[i] = -1
-	}
 	for i := range r.Events {
-		e := &r.Events[i]
-		switch e.Type {
-		case trace.Crash:
-			downSince[r.NodeOf(i)] = e.T
-		case trace.Recover:
-			p := r.NodeOf(i)
-			if downSince[p] >= 0 {
-				d.down[p] = append(d.down[p], [2]int64{downSince[p], e.T})
-				downSince[p] = -1
-			}
-		case trace.Partition, trace.Heal:
+		if e := &r.Events[i]; e.Type == trace.Partition || e.Type == trace.Heal {
 			d.netEvent = append(d.netEvent, i)
 		}
 	}
-	for p, s := range downSince {
-		if s >= 0 {
-			d.down[p] = append(d.down[p], [2]int64{s, d.EndT})
+	// The lane a process is in is the last of its intervals, open until
+	// its t1 is set. While two or more processes are in lane 0, their
+	// critical sections, the last overlap is open; one that ends where it
+	// began was only two intervals touching, and goes.
+	lane := make([]int, len(r.Nodes))
+	for p := range lane {
+		lane[p] = -1
+	}
+	inCS := 0
+	for _, ch := range r.Classes {
+		t, p, l := r.Events[ch.Index].T, ch.Pos, len(Lanes)-1
+		for l >= 0 && Lanes[l] != ch.Class {
+			l--
+		}
+		was := lane[p]
+		if was >= 0 {
+			d.lanes[p][len(d.lanes[p])-1].t1 = t
+		}
+		if lane[p] = l; l >= 0 {
+			d.lanes[p] = append(d.lanes[p], interval{t, d.EndT, l})
+		}
+		n := len(d.overlaps) - 1
+		switch {
+		case was == 0:
+			if inCS--; inCS == 1 {
+				if d.overlaps[n].T1 = t; t == d.overlaps[n].T0 {
+					d.overlaps = d.overlaps[:n]
+				}
+			}
+		case l != 0:
+		case inCS == 1: // p is the second
+			var ids []int
+			for q, lq := range lane {
+				if lq == 0 {
+					ids = append(ids, r.Nodes[q])
+				}
+			}
+			d.overlaps = append(d.overlaps, Span{t, d.EndT, ids})
+		case inCS > 1 && !slices.Contains(d.overlaps[n].Procs, r.Nodes[p]):
+			d.overlaps[n].Procs = append(d.overlaps[n].Procs, r.Nodes[p])
+		}
+		if l == 0 {
+			inCS++
 		}
 	}
 	return d
 }
+
+// Overlaps are the spans when mutual exclusion is broken, in time order.
+func (d *Diagram) Overlaps() []Span { return d.overlaps }
 
 // Kinds are the world's message kinds, in order of their first send, with
 // how each is drawn.
@@ -365,8 +428,19 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 		view = d.R.At(cur)
 	}
 
-	// lifelines and downtime
-	var life, down []byte
+	// overlaps, at least 2 pixels wide so that zooming out keeps them in
+	// sight (xs gives b < a for a span out of view)
+	var bands []byte
+	for _, s := range d.overlaps {
+		if a, b := v.xs(s.T0, s.T1); b+2 > a {
+			b = math.Max(b, a+2)
+			bands = append(lineTo(lineTo(lineTo(moveTo(bands, a, v.Top), b, v.Top), b, bottom), a, bottom), 'Z')
+		}
+	}
+	out.Bands = string(bands)
+
+	// lifelines and lanes
+	var life []byte
 	xs, xe := clip(v.X(0), v.Left, right), clip(v.X(float64(d.EndT)), v.Left, right)
 	xs, xe = math.Max(xs, v.Left), math.Min(math.Max(xe, xs), right)
 	for p, id := range d.R.Nodes {
@@ -378,14 +452,13 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 		if xe > xs {
 			life = lineTo(moveTo(life, xs, y), xe, y)
 		}
-		for _, iv := range d.down[p] {
-			a, b := math.Max(v.X(float64(iv[0])), v.Left), math.Min(v.X(float64(iv[1])), right)
-			if b > a {
-				down = lineTo(moveTo(down, a, y), b, y)
+		for _, iv := range d.lanes[p] {
+			if a, b := v.xs(iv.t0, iv.t1); b > a {
+				out.Lanes[iv.lane] = lineTo(moveTo(out.Lanes[iv.lane], a, y), b, y)
 			}
 		}
 	}
-	out.Lifelines, out.Downtime = string(life), string(down)
+	out.Lifelines = string(life)
 
 	// arrows
 	var arrows, heads [NumStyles][]byte
@@ -718,6 +791,17 @@ func (d *Diagram) Hit(v *Viewport, x, y float64) (int, bool) {
 		}
 	}
 	return best, best >= 0
+}
+
+// Band is the index in Overlaps of the overlap whose band is under x (a
+// band is at least 2 pixels wide), or -1.
+func (d *Diagram) Band(v *Viewport, x float64) int {
+	for k, s := range d.overlaps {
+		if a, b := v.xs(s.T0, s.T1); x >= a && x <= math.Max(b, a+2) {
+			return k
+		}
+	}
+	return -1
 }
 
 // RowsHeight is the height all rows take.

@@ -112,8 +112,8 @@ func TestFitDrawsEveryArrow(t *testing.T) {
 	if len(dr.Rows) != 5 || countM(dr.Lifelines) != 5 {
 		t.Errorf("rows %d, lifelines %d", len(dr.Rows), countM(dr.Lifelines))
 	}
-	if countM(dr.Downtime) != 1 || countM(dr.Marks[MarkCrash]) != 2 || countM(dr.Marks[MarkRecover]) != 1 {
-		t.Errorf("downtime %q crash %q recover %q", dr.Downtime, dr.Marks[MarkCrash], dr.Marks[MarkRecover])
+	if crashed := string(dr.Lanes[NumLanes-1]); countM(crashed) != 1 || countM(dr.Marks[MarkCrash]) != 2 || countM(dr.Marks[MarkRecover]) != 1 {
+		t.Errorf("crashed %q crash %q recover %q", crashed, dr.Marks[MarkCrash], dr.Marks[MarkRecover])
 	}
 	// every coordinate stays inside the plot
 	for _, tick := range dr.Ticks {
