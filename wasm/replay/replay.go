@@ -392,9 +392,7 @@ func (v *View) InFlight() []int {
 }
 
 // Get returns the JSON text of process position p's key, and whether it is
-// set. Not inlined, as Class.
-//
-//go:noinline
+// set.
 func (v *View) Get(p int, key string) (string, bool) {
 	for _, kv := range v.State[p] {
 		if kv.Key == key {
@@ -426,9 +424,6 @@ var classes = []struct {
 
 // Class is the colour class of process position p: a crash hides every
 // other state; otherwise the first class of classes whose state it has.
-// Not inlined: a copy at each call site would weigh on the WebAssembly.
-//
-//go:noinline
 func (v *View) Class(p int) Class {
 	if !v.Up[p] {
 		return Crashed
