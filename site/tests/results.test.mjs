@@ -190,3 +190,11 @@ test("on a phone: 40 px touch targets, the checks in view after a run, nodes tha
   assert.ok(labels.some((l) => /^process \d+, leader$/.test(l)), labels.join(" | "));
   await page.screenshot({ path: artifact("bully-textbook-390.png") });
 });
+
+test("a million processes: a clear message naming the limit, at once", async (t) => {
+  const page = await pg.open(t);
+  await runText(page, big(1000000));
+  await runState(page, "error");
+  assert.match(await page.locator("#error").textContent(),
+    /^scenario\.lua:1: sim\.world: election\.changroberts with n = 1000000 needs about [\d.]+ GiB .*more than the memory budget of 256 MiB; the largest n that fits is \d+$/);
+});
