@@ -366,11 +366,14 @@ func (t *topoView) moveMessages(v *replay.View) {
 	t.named = shown
 }
 
-// place puts e (the tooltip, the menu) at (x, y) in client coordinates,
-// kept inside the view's box.
-func (t *topoView) place(e js.Value, x, y float64) {
+// place puts e (the tooltip, the menu) at (x, y) in client coordinates or,
+// where it would cross the view's right edge, ending at alt.
+func (t *topoView) place(e js.Value, x, alt, y float64) {
 	box := t.root.Underlying().Get("parentNode").Call("getBoundingClientRect")
-	x = math.Min(x-box.Get("left").Float(), box.Get("width").Float()-e.Get("offsetWidth").Float())
+	w := e.Get("offsetWidth").Float()
+	if x -= box.Get("left").Float(); x+w > box.Get("width").Float() {
+		x = alt - box.Get("left").Float() - w
+	}
 	st := e.Get("style")
 	st.Set("left", f1(math.Max(x, 0))+"px")
 	st.Set("top", f1(y-box.Get("top").Float())+"px")
@@ -416,7 +419,8 @@ func (t *topoView) hover(ev js.Value) {
 	if p, ok := t.nodeAt(ev); ok {
 		t.tip.Set("textContent", t.describe(p, a.r.At(a.cursor)))
 		t.tip.Set("hidden", false)
-		t.place(t.tip, ev.Get("clientX").Float()+12, ev.Get("clientY").Float()+12)
+		x := ev.Get("clientX").Float()
+		t.place(t.tip, x+12, x-12, ev.Get("clientY").Float()+12)
 		t.hot.Call("setAttribute", "d", "")
 		return
 	}
@@ -478,9 +482,10 @@ func (t *topoView) openMenu(p int) {
 	t.menu.Call("setAttribute", "aria-label", "process "+itoa(t.a.r.Nodes[p]))
 	t.sel = p
 	t.update(v)
+	t.tip.Set("hidden", true) // the menu has what the tooltip would cover
 	t.menu.Set("hidden", false)
 	n := t.nodes[p].Call("getBoundingClientRect")
-	t.place(t.menu, n.Get("right").Float()+4, n.Get("top").Float())
+	t.place(t.menu, n.Get("right").Float()+4, n.Get("left").Float()-4, n.Get("top").Float())
 	t.menu.Call("querySelector", "button:not([hidden])").Call("focus")
 }
 

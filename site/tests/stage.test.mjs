@@ -94,6 +94,7 @@ test("a click on a process opens its menu: crash, or a command, is written and r
   const menu = page.locator(".topo-menu");
   assert.ok(await menu.isVisible(), "the menu opened");
   assert.deepEqual(await menu.locator("button:not([hidden])").allTextContents(), ["crash", "elect", "show its events"]);
+  await page.locator(".topo").screenshot({ path: artifact("stage-menu.png") });
   await page.keyboard.press("Escape");
   assert.ok(!(await menu.isVisible()), "Escape closes the menu");
   await page.click('#topology g.node[data-id="2"]');
