@@ -1128,10 +1128,11 @@ func (a *app) setForking(on bool) {
 	}
 }
 
-// intervene forks the run at the cursor's time: the intervention goes at
-// the top of the scenario, where the user keeps it, and the run is redone.
+// intervene forks the run at the cursor's time, in fork mode or from a
+// process's menu: the intervention goes at the top of the scenario, where
+// the user keeps it, and the run is redone.
 func (a *app) intervene(what string) {
-	if !a.forking || a.r == nil {
+	if a.r == nil {
 		return
 	}
 	line := fmt.Sprintf("sim.intervene{world=%d, t=%d, %s}\n", a.r.Header.World, int64(a.viewT), what)

@@ -26,7 +26,7 @@ type entry[T any] struct {
 var globals = []entry[*runner]{
 	{"sim.world", "{key=value, ...}", "world", "Builds a world: a system of processes running one algorithm. The keys are listed under *World keys*; an unknown key is an error.", apiWorld},
 	{"sim.algorithms", "()", "list of names", "The registered algorithms, sorted.", apiAlgorithms},
-	{"sim.intervene", "{world=1, t=T, crash=ID | recover=ID | cut={A, B}}", "", "Crashes or recovers a process, or cuts a link, in world `world` (default 1) at time t (default 0), whenever that world is built; a log event names it when it happens. The playground's *Fork from here* writes these lines at the top of a scenario.", apiIntervene},
+	{"sim.intervene", "{world=1, t=T, crash=ID | recover=ID | cut={A, B} | command=NAME, node=ID}", "", "Crashes or recovers a process, cuts a link, or gives process `node` the command NAME (without args: w:at with w:command gives them), in world `world` (default 1) at time t (default 0), whenever that world is built; a log event names it when it happens. The playground's *Fork from here* and its process menu write these lines at the top of a scenario.", apiIntervene},
 	{"expect", "(cond, msg)", "cond", "Records a check: passes when cond is true (not nil or false). It is written to the current (latest) world's trace as a `check` event and to the run's results; the script goes on either way.", apiExpect},
 	{"assert", "(cond, msg, ...)", "cond, msg, ...", "Stops the script with `FILE:LINE: assertion failed: msg` when cond is nil or false; otherwise returns its arguments.", apiAssert},
 	{"print", "(...)", "", "Writes its arguments, tab-separated, as one line to the output. Tables are shown inline, e.g. `{1, 2, kind=\"ELECTION\"}`; a line is cut at 64 KiB.", apiPrint},

@@ -9,21 +9,26 @@ import (
 	"dsim/core/trace"
 )
 
-// intervention is one sim.intervene{...}: a crash, a recovery or a cut link
-// applied to a world at a time from outside the scenario's own logic. The
-// playground's "fork from here" writes these at the top of a scenario, so
-// the fork is part of the text the user keeps and reruns.
+// intervention is one sim.intervene{...}: a crash, a recovery, a cut link
+// or a command applied to a world at a time from outside the scenario's own
+// logic. The playground's "fork from here" and its process menu write these
+// at the top of a scenario, so the fork is part of the text the user keeps
+// and reruns.
 type intervention struct {
 	world int
 	at    sim.Time
-	what  string // "crash", "recover" or "cut"
+	what  string // "crash", "recover", "cut" or "command"
 	a, b  sim.NodeID
+	cmd   string // the command's name, given without args
 	line  int
 }
 
 func (iv *intervention) String() string {
-	if iv.what == "cut" {
+	switch iv.what {
+	case "cut":
 		return fmt.Sprintf("cut the link %d-%d", iv.a, iv.b)
+	case "command":
+		return fmt.Sprintf("command %s to %d", iv.cmd, iv.a)
 	}
 	return fmt.Sprintf("%s %d", iv.what, iv.a)
 }
@@ -37,10 +42,11 @@ func apiIntervene(r *runner, L *lua.LState) int {
 	iv := intervention{world: 1, line: r.currentLine(L, 0)}
 	action := func(what string) {
 		if iv.what != "" {
-			raise(L, "%s: give one of crash, recover or cut, not both %s and %s", fn, iv.what, what)
+			raise(L, "%s: give one of crash, recover, cut or command, not both %s and %s", fn, iv.what, what)
 		}
 		iv.what = what
 	}
+	node := false // a command's process is given
 	for _, k := range keys {
 		v := t.RawGetString(k)
 		switch k {
@@ -62,12 +68,20 @@ func apiIntervene(r *runner, L *lua.LState) int {
 				raise(L, "%s: cut: want two process ids, e.g. cut={1, 2}, got %d", fn, len(ids))
 			}
 			iv.a, iv.b = ids[0], ids[1]
+		case "command":
+			action(k)
+			iv.cmd = get(L, v, fn, k, toString)
+		case "node":
+			iv.a, node = get(L, v, fn, k, toID), true
 		default:
-			raise(L, "%s: unknown key %s (known: world, t, crash, recover, cut)", fn, trace.Quote(k))
+			raise(L, "%s: unknown key %s (known: world, t, crash, recover, cut, command, node)", fn, trace.Quote(k))
 		}
 	}
 	if iv.what == "" {
-		raise(L, "%s: give one of crash=ID, recover=ID or cut={A, B}", fn)
+		raise(L, "%s: give one of crash=ID, recover=ID, cut={A, B} or command=NAME with node=ID", fn)
+	}
+	if (iv.what == "command") != node {
+		raise(L, "%s: node=ID goes with command=NAME, and only with it", fn)
 	}
 	if iv.world <= len(r.worlds) {
 		if err := r.schedule(r.worlds[iv.world-1], iv); err != nil {
@@ -119,6 +133,12 @@ func (r *runner) schedule(w *world, iv intervention) error {
 			err = w.recover(iv.a, iv.line)
 		case "cut":
 			err = w.split(w.s.Cut(iv.a, iv.b), iv.line, fmt.Sprintf("the link %d-%d is cut", iv.a, iv.b))
+		case "command":
+			// the command's event points at this line, as w:command's do
+			saved := w.cmdLine
+			w.cmdLine = iv.line
+			err = w.s.Command(iv.a, iv.cmd, nil)
+			w.cmdLine = saved
 		}
 		if err != nil {
 			r.fail(&Error{File: r.name, Line: iv.line, Msg: fmt.Sprintf("sim.intervene: at t=%d: %v", iv.at, err)})

@@ -87,10 +87,41 @@ func TestInterveneNamesItsWorld(t *testing.T) {
 	}
 }
 
+// A command is an intervention too: the playground's process menu writes
+// one, and it changes the run as w:command would.
+func TestInterveneCommand(t *testing.T) {
+	run := func(pre string) (*Result, string) {
+		return mustRun(t, lines(pre,
+			`local w = sim.world{algorithm="election.changroberts", n=5}`,
+			`w:run{until_time=100}`,
+			`print(w:node(3):state().leader)`,
+		))
+	}
+	_, out := run("")
+	if out != "nil\n" {
+		t.Fatalf("a leader without an election: %q", out)
+	}
+	res, out := run(`sim.intervene{world=1, t=2, command="elect", node=3}`)
+	if out != "5\n" {
+		t.Errorf("leader after the intervened elect: %q", out)
+	}
+	cmds := eventsOf(res, 0, trace.Command)
+	if len(cmds) != 1 || !strings.HasPrefix(cmds[0], "t=2 ") || !strings.Contains(cmds[0], "elect") {
+		t.Errorf("command events %q", cmds)
+	}
+	if logs := eventsOf(res, 0, trace.Log); len(logs) == 0 || !strings.Contains(logs[0], "sim.intervene: command elect to 3") {
+		t.Errorf("log events %q", logs)
+	}
+}
+
 func TestInterveneErrors(t *testing.T) {
 	cases := []struct{ src, want string }{
-		{`sim.intervene{t=1}`, "t.lua:1: sim.intervene: give one of crash=ID, recover=ID or cut={A, B}"},
-		{`sim.intervene{crash=1, cut={1, 2}}`, "t.lua:1: sim.intervene: give one of crash, recover or cut, not both"},
+		{`sim.intervene{t=1}`, "t.lua:1: sim.intervene: give one of crash=ID, recover=ID, cut={A, B} or command=NAME with node=ID"},
+		{`sim.intervene{crash=1, cut={1, 2}}`, "t.lua:1: sim.intervene: give one of crash, recover, cut or command, not both"},
+		{`sim.intervene{command="elect"}`, "t.lua:1: sim.intervene: node=ID goes with command=NAME, and only with it"},
+		{`sim.intervene{crash=1, node=2}`, "t.lua:1: sim.intervene: node=ID goes with command=NAME"},
+		{lines(`sim.intervene{t=2, command="fly", node=1}`, `local w = sim.world{algorithm="election.changroberts", n=3}`, `w:run{until_time=9}`),
+			`t.lua:1: sim.intervene: at t=2: unknown command "fly"`},
 		{`sim.intervene{crash=1, when=3}`, `t.lua:1: sim.intervene: unknown key "when"`},
 		{`sim.intervene{world=0, crash=1}`, "t.lua:1: sim.intervene: world: worlds count from 1, got 0"},
 		{`sim.intervene{t=-1, crash=1}`, "t.lua:1: sim.intervene: t: want a non-negative integer"},

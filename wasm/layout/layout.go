@@ -22,11 +22,26 @@ type Edge struct {
 	Directed bool // a unidirectional ring's link, from A to B
 }
 
-// Layout is where each process goes and which links to draw.
+// Layout is where each process goes, which links to draw, and how large.
 type Layout struct {
 	Pos   []Point
 	Edges []Edge
+	Size  Sizes
 }
+
+// Sizes is how large processes are drawn, in the unit square's coordinates.
+type Sizes struct {
+	Node   float64 // an ordinary process's radius
+	Labels bool    // ordinary processes are large enough to carry their ids
+	// Notable is the radius of a process the view points out (a leader, a
+	// crashed or the selected one...): large enough for its id whatever
+	// the count, so that it is found at a glance among hundreds of dots.
+	Notable float64
+}
+
+// Crowd is the process count on a circle above which ordinary processes
+// are unlabelled dots and only the notable ones carry their ids.
+const Crowd = 30
 
 const margin = 0.1
 
@@ -41,46 +56,76 @@ const MaxCompleteEdges = 24
 // New lays out nodes (process ids: the header's in ring order, then any
 // others) for the topology the header describes.
 func New(h *trace.Header, nodes []int) Layout {
-	n := len(nodes)
 	pos := map[int]int{}
 	for i, id := range nodes {
 		pos[id] = i
 	}
-	l := Layout{Pos: make([]Point, n), Edges: edges(h, pos)}
+	l := Layout{Pos: make([]Point, len(nodes)), Edges: edges(h, pos)}
+	l.Size = sizes(len(nodes), place(h, l.Pos, l.Edges))
+	return l
+}
+
+// place puts the processes where the topology wants them and says how
+// many went on the circle (none when another shape was used).
+func place(h *trace.Header, p []Point, es []Edge) int {
+	n := len(p)
 	// Layouts by position in the header hold only when the events name no
 	// other process; otherwise everything goes on the circle.
 	m := len(h.IDs)
 	switch h.Topology {
 	case "star":
 		if m > 0 {
-			circle(l.Pos[1:])
-			l.Pos[0] = Point{0.5, 0.5}
-			return l
+			circle(p[1:])
+			p[0] = Point{0.5, 0.5}
+			return n - 1
 		}
 	case "line":
-		for i := range l.Pos {
-			l.Pos[i] = Point{margin + (1-2*margin)*frac(i, n), 0.5}
+		for i := range p {
+			p[i] = Point{margin + (1-2*margin)*frac(i, n), 0.5}
 		}
-		return l
+		return 0
 	case "grid":
 		if h.Cols > 0 && m == n {
-			grid(l.Pos, h.Cols)
-			return l
+			grid(p, h.Cols)
+			return 0
 		}
 	case "tree":
 		if m == n {
-			tree(l.Pos, max(h.Arity, 1))
-			return l
+			tree(p, max(h.Arity, 1))
+			return 0
 		}
 	case "random", "edges":
 		if n <= MaxForce {
-			circle(l.Pos)
-			force(l.Pos, l.Edges)
-			return l
+			circle(p)
+			force(p, es)
+			return 0
 		}
 	}
-	circle(l.Pos)
-	return l
+	circle(p)
+	return n
+}
+
+// sizes chooses the radii for n processes, c of them on the circle. The
+// radius shrinks with the count; on the circle no process may reach its
+// neighbour, and past Crowd ordinary processes are dots. Where ordinary
+// processes are too small for their ids, notable ones are drawn larger.
+func sizes(n, c int) Sizes {
+	r := math.Max(0.012, math.Min(0.06, 0.3/math.Sqrt(float64(max(n, 1)))))
+	if c > 1 {
+		// apart by a fifth of the gap between neighbours' centres, which
+		// the view's rounding to a tenth of its units does not close
+		gap := 2 * (0.5 - margin) * math.Sin(math.Pi/float64(c))
+		r = math.Min(r, 0.4*gap)
+	}
+	s := Sizes{Node: r, Labels: r >= 0.018, Notable: r}
+	if c > Crowd {
+		// past some 800, the floor keeps the dots visible, overlapping
+		s.Node, s.Labels = math.Max(0.003, math.Min(r, 0.015)), false
+	}
+	if !s.Labels {
+		s.Notable = math.Max(s.Node, 0.045)
+	}
+	return s
 }
 
 // frac spreads i over [0, 1] for n items (0.5 for one).

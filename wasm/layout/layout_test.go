@@ -166,3 +166,29 @@ func TestLinkAt(t *testing.T) {
 		t.Errorf("distance to an end: %g", d)
 	}
 }
+
+func TestCrowdedRingDotsAndNotables(t *testing.T) {
+	for _, n := range []int{50, 200} {
+		h := &trace.Header{Topology: "ring", IDs: ids(n)}
+		l := New(h, h.IDs)
+		s := l.Size
+		if s.Labels {
+			t.Errorf("n=%d: ordinary processes labelled", n)
+		}
+		if s.Notable < 2*s.Node || s.Notable < 0.03 {
+			t.Errorf("n=%d: notable radius %g beside %g", n, s.Notable, s.Node)
+		}
+		for i := range l.Pos {
+			for j := i + 1; j < n; j++ {
+				if d := math.Hypot(l.Pos[i].X-l.Pos[j].X, l.Pos[i].Y-l.Pos[j].Y); d <= 2*s.Node {
+					t.Fatalf("n=%d: processes %d and %d overlap (%g apart, radius %g)", n, i+1, j+1, d, s.Node)
+				}
+			}
+		}
+	}
+	// a small ring keeps labelled processes, as large as they were
+	h := &trace.Header{Topology: "ring", IDs: ids(5)}
+	if s := New(h, h.IDs).Size; !s.Labels || s.Node != 0.06 || s.Notable != s.Node {
+		t.Errorf("n=5: sizes %+v", s)
+	}
+}
