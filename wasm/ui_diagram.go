@@ -16,6 +16,9 @@ package main
 // the topology colours (in the critical section, leader, crashed...), and a
 // red band across the plot marks where two processes were in their
 // critical sections at once.
+//
+// Idle stretches, such as a wait for a timeout, are collapsed to a narrow
+// break (spacetime.Gap) unless the toolbar's "≈" button is off.
 
 import (
 	"fmt"
@@ -53,6 +56,7 @@ type diagramView struct {
 	conePast, coneFut   js.Value
 	selRing             js.Value
 	net, cursor, bg     js.Value
+	breaks              js.Value
 	tickLayer, rowLayer js.Value
 	ticks               []js.Value // <text> pool
 	tickLines           js.Value
@@ -62,6 +66,7 @@ type diagramView struct {
 	gutter       float64 // width of the process labels
 	sizeW, sizeH float64 // the SVG's size, from its ResizeObserver
 	fitted       bool
+	linear       bool // idle stretches drawn to scale: the "≈" button is off
 	needs        bool
 	w, h         float64
 	drag         *dragState
@@ -79,6 +84,7 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 	tools := el("div", "dtools", "")
 	for _, b := range []struct{ id, label, title string }{
 		{"zoom-in", "+", "Zoom in (wheel)"}, {"zoom-out", "−", "Zoom out (wheel)"}, {"zoom-fit", "Fit", "Show the whole run"},
+		{"collapse", "≈", "Collapse idle stretches"},
 	} {
 		btn := el("button", "", b.label)
 		btn.SetAttribute("type", "button")
@@ -104,7 +110,7 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 	for _, l := range []struct {
 		v     *js.Value
 		class string
-	}{{&d.tickLines, "grid"}, {&d.bands, "band"}, {&d.life, "lifeline"}, {&d.net, "net"}, {&d.drops, "drops"}} {
+	}{{&d.tickLines, "grid"}, {&d.bands, "band"}, {&d.life, "lifeline"}, {&d.breaks, "break"}, {&d.net, "net"}, {&d.drops, "drops"}} {
 		*l.v = add("path", "class", l.class)
 	}
 	for l, c := range spacetime.Lanes {
@@ -139,6 +145,14 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 	onClick(byID("zoom-in"), func() { d.zoom(1.6, d.v.Left+d.v.Width/2) })
 	onClick(byID("zoom-out"), func() { d.zoom(1/1.6, d.v.Left+d.v.Width/2) })
 	onClick(byID("zoom-fit"), func() { d.fitted = false; d.dirty() })
+	collapse := byID("collapse")
+	collapse.SetAttribute("aria-pressed", "true")
+	onClick(collapse, func() {
+		d.linear = !d.linear
+		collapse.SetAttribute("aria-pressed", fmt.Sprint(!d.linear))
+		d.fitted = false // the whole run, in the new time
+		d.dirty()
+	})
 	d.wire()
 	// The size comes from the observer: asked of the element while drawing,
 	// after the page changed, it would make the browser lay out the page
@@ -262,6 +276,7 @@ func (d *diagramView) draw() {
 			return
 		}
 		if !d.fitted {
+			a.dia.Collapse = !d.linear
 			d.v = a.dia.Fit(d.gutter, d.w-d.gutter, axisH, d.h-axisH)
 			d.fitted = true
 		}
@@ -274,7 +289,7 @@ func (d *diagramView) draw() {
 	for _, p := range []struct {
 		v    js.Value
 		data string
-	}{{d.life, out.Lifelines}, {d.bands, out.Bands}, {d.net, out.Net}, {d.drops, out.Drops},
+	}{{d.life, out.Lifelines}, {d.bands, out.Bands}, {d.breaks, out.Breaks}, {d.net, out.Net}, {d.drops, out.Drops},
 		{d.conePast, out.ConePast}, {d.coneFut, out.ConeFuture}, {d.selRing, out.Selected}} {
 		setD(p.v, p.data)
 	}
@@ -311,6 +326,11 @@ func (d *diagramView) draw() {
 		t.Call("setAttribute", "x", f1(tk.X))
 		t.Set("textContent", tk.Label)
 		t.Call("removeAttribute", "visibility")
+		if tk.Gap { // the break mark is its line
+			t.Call("setAttribute", "class", "gap")
+			continue
+		}
+		t.Call("removeAttribute", "class")
 		fmt.Fprintf(&grid, "M%.1f %.1fV%.1f", tk.X, axisH-4, d.h)
 	}
 	for k := len(out.Ticks); k < len(d.ticks); k++ {
@@ -409,7 +429,7 @@ func (d *diagramView) wire() {
 			if dx == 0 {
 				dx = dy
 			}
-			d.v.T0 += dx / d.v.Scale
+			d.v.Pan(dx)
 		case ev.Get("altKey").Bool():
 			d.v.Y0 += dy
 		default:
@@ -436,7 +456,8 @@ func (d *diagramView) wire() {
 				g.moved = true
 			}
 			if g.moved {
-				d.v.T0 = g.t0 - (x-g.x)/d.v.Scale
+				d.v.T0 = g.t0
+				d.v.Pan(g.x - x)
 				d.v.Y0 = g.y0 - (y - g.y)
 				d.tip.Set("hidden", true)
 				d.dirty()
@@ -466,17 +487,17 @@ func (d *diagramView) wire() {
 		if d.a.dia == nil {
 			return
 		}
-		step := d.v.Width / 8 / d.v.Scale
+		step := d.v.Width / 8
 		switch ev.Get("key").String() {
 		case "+", "=":
 			d.zoom(1.6, d.v.Left+d.v.Width/2)
 		case "-", "_":
 			d.zoom(1/1.6, d.v.Left+d.v.Width/2)
 		case "a":
-			d.v.T0 -= step
+			d.v.Pan(-step)
 			d.dirty()
 		case "d":
-			d.v.T0 += step
+			d.v.Pan(step)
 			d.dirty()
 		case "w":
 			d.v.Y0 -= d.v.RowH

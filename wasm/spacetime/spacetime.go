@@ -137,19 +137,17 @@ type Viewport struct {
 	Height float64 // plot height
 	Y0     float64 // vertical scroll, pixels
 	RowH   float64
-}
 
-// X is the x coordinate of time t.
-func (v *Viewport) X(t float64) float64 { return v.Left + (t-v.T0)*v.Scale }
+	gaps     []Gap     // collapsed idle stretches (Fit), nil for linear time
+	cut      []float64 // see prep
+	cutScale float64
+}
 
 // xs are the x coordinates of times t0 and t1, kept inside the plot: b < a
 // when the span is out of view.
 func (v *Viewport) xs(t0, t1 int64) (float64, float64) {
 	return math.Max(v.X(float64(t0)), v.Left), math.Min(v.X(float64(t1)), v.Left+v.Width)
 }
-
-// T is the time at x.
-func (v *Viewport) T(x float64) float64 { return v.T0 + (x-v.Left)/v.Scale }
 
 // Y is the y coordinate of row r's lifeline.
 func (v *Viewport) Y(r int) float64 { return v.Top + (float64(r)+0.5)*v.RowH - v.Y0 }
@@ -166,6 +164,7 @@ type Marks struct {
 type Tick struct {
 	X     float64
 	Label string
+	Gap   bool // the length of a collapsed gap, not a time
 }
 
 // Row is one visible lifeline.
@@ -190,6 +189,7 @@ type Drawing struct {
 	Marks     [NumMarks]string
 	MarksLate [NumMarks]string // marks after the cursor
 	Net       string           // partitions and heals, across all rows
+	Breaks    string           // zig-zags across the collapsed gaps
 	// ConePast and ConeFuture ring the events in the selected event's
 	// causal past and future; Selected rings the event itself.
 	ConePast, ConeFuture, Selected string
@@ -215,6 +215,10 @@ type Diagram struct {
 	lanes    [][]interval // by process position, in time order
 	overlaps []Span       // in time order
 	EndT     int64        // time of the last event at a process
+	gaps     []Gap        // idle stretches, in time order
+	// Collapse makes Fit draw the idle stretches (Gaps) narrow; it is
+	// off in a new Diagram.
+	Collapse bool
 	evTimes  []int64
 	netEvent []int
 	kinds    []KindStyle // in order of first send
@@ -267,6 +271,7 @@ func New(r *replay.Replay) *Diagram {
 			d.netEvent = append(d.netEvent, i)
 		}
 	}
+	d.findGaps()
 	// The lane a process is in is the last of its intervals, open until
 	// its t1 is set. While two or more processes are in lane 0, their
 	// critical sections, the last overlap is open; one that ends where it
@@ -569,7 +574,9 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 		}
 	}
 	out.Net = string(net)
-	out.Ticks = ticks(v, t0, t1)
+	var breaks []byte
+	breaks, out.Ticks = v.breaks(nil, ticks(v, t0, t1), bottom)
+	out.Breaks = string(breaks)
 	return out
 }
 
@@ -715,7 +722,8 @@ func clipSegment(x0, y0, x1, y1, lo, hi float64) (float64, float64, float64, flo
 }
 
 // ticks labels the axis every 1, 2 or 5 times a power of ten time units,
-// at least 60 pixels apart.
+// at least 60 pixels apart where time is linear, and not inside the
+// collapsed gaps.
 func ticks(v *Viewport, t0, t1 float64) []Tick {
 	step := 1.0
 	for step*v.Scale < 60 {
@@ -730,13 +738,17 @@ func ticks(v *Viewport, t0, t1 float64) []Tick {
 	}
 	var out []Tick
 	for t := math.Ceil(math.Max(t0, 0)/step) * step; t <= t1 && len(out) < 200; t += step {
+		if k := v.gapAt(t); k >= 0 {
+			t = math.Ceil(float64(v.gaps[k].T1)/step)*step - step
+			continue
+		}
 		out = append(out, Tick{X: v.X(t), Label: strconv.FormatFloat(t, 'f', -1, 64)})
 	}
 	return out
 }
 
 // Fit returns the viewport that shows the whole run's time in a plot of the
-// given size, and all its rows when they fit.
+// given size, and all its rows when they fit; see Collapse.
 func (d *Diagram) Fit(left, width, top, height float64) Viewport {
 	span := math.Max(float64(d.EndT), 1)
 	// Rows share the height down to 14 px each; below that they keep 22 px
@@ -746,7 +758,24 @@ func (d *Diagram) Fit(left, width, top, height float64) Viewport {
 		rowH = 22
 	}
 	pad := 12.0
-	return Viewport{T0: -pad / ((width - 2*pad) / span), Scale: (width - 2*pad) / span, Left: left, Width: width, Top: top, Height: height, RowH: rowH}
+	v := Viewport{Scale: (width - 2*pad) / span, Left: left, Width: width, Top: top, Height: height, RowH: rowH}
+	if d.Collapse && d.gaps != nil {
+		// The gaps take GapW each, the rest of the width is linear; a gap
+		// that would then be narrower than GapW is not collapsed, and
+		// takes its share of the rest instead.
+		v.gaps = d.gaps
+		for range 4 {
+			rest, fixed := span, 0.0
+			for k, g := range d.gaps {
+				if l := float64(g.T1 - g.T0); l*v.Scale >= GapW {
+					rest, fixed = rest-l, fixed+v.w(k)
+				}
+			}
+			v.Scale = math.Max(width-2*pad-fixed, 1) / math.Max(rest, 1)
+		}
+	}
+	v.T0 = v.pInv(-pad)
+	return v
 }
 
 // ZoomAt scales the viewport by f around x (pixels), keeping the time under
@@ -755,7 +784,7 @@ func (d *Diagram) ZoomAt(v *Viewport, f, x float64) {
 	t := v.T(x)
 	minScale := v.Width / math.Max(float64(d.EndT)*4, 1)
 	v.Scale = math.Max(minScale, math.Min(v.Scale*f, 400))
-	v.T0 = t - (x-v.Left)/v.Scale
+	v.Place(t, x)
 }
 
 // Hit finds what is under (x, y): the event whose mark (or whose arrow's
@@ -812,7 +841,7 @@ func (d *Diagram) RowsHeight(v *Viewport) float64 { return float64(len(d.R.Nodes
 // and then centres the event.
 func (d *Diagram) Reveal(v *Viewport, i int) {
 	if x := v.X(float64(d.evTimes[i])); x < v.Left || x > v.Left+v.Width {
-		v.T0 = float64(d.evTimes[i]) - v.Width/2/v.Scale
+		v.Place(float64(d.evTimes[i]), v.Left+v.Width/2)
 	}
 	if p := d.R.NodeOf(i); p >= 0 {
 		if y := v.Y(p); y < v.Top || y > v.Top+v.Height {
