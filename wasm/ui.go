@@ -108,6 +108,7 @@ type app struct {
 		pace, replay                             dom.Element
 		world, progress, progressText, summary   dom.Element
 		forkHint, errorBanner, status, output    dom.Element
+		diagramBox                               dom.Element
 		examples, desc, shareURL, jsonl, shiviz  dom.Element
 		state, stats, checks, sharedNote         dom.Element
 		restoreDraft                             dom.Element
@@ -131,7 +132,8 @@ func startUI() {
 	}
 	a.frame = newFrameScheduler(a.onFrame)
 	a.topo = newTopoView(a, byID("topology"))
-	a.diagram = newDiagramView(a, byID("diagram"))
+	a.el.diagramBox = byID("diagram")
+	a.diagram = newDiagramView(a, a.el.diagramBox)
 	a.log = newLogView(a, byID("log"), byID("log-scroll"), byID("log-filters"))
 	a.eng = NewEngine(EngineHandlers{Ready: a.onEngineReady, Progress: a.onProgress, Result: a.onResult})
 	a.loadExamples()
@@ -857,6 +859,8 @@ func (a *app) fetchWorld(i, gen int, then func(error)) {
 		a.loading = false
 		a.renderSummary(sum)
 		a.el.time.SetTextContent(fmt.Sprintf("t=%s · %s events, not drawn", fmtInt(int(sum.End)), fmtInt(sum.Events)))
+		// where the diagram would be, for a reader who scrolled past the status
+		a.el.diagramBox.SetAttribute("data-note", fmt.Sprintf("World %d is not drawn: %s events, more than %s.", sum.World, fmtInt(sum.Events), fmtInt(drawLimit)))
 		a.showStatus(fmt.Sprintf("World %d has %s events, more than the %s this page draws: its checks, statistics and output are here, and its whole trace is a download (JSONL or ShiViz).",
 			sum.World, fmtInt(sum.Events), fmtInt(drawLimit)))
 		then(nil)
@@ -913,6 +917,7 @@ func (a *app) install(r *replay.Replay, dia *spacetime.Diagram) {
 	}
 	a.topo.reset()
 	a.diagram.reset()
+	a.el.diagramBox.RemoveAttribute("data-note")
 	a.log.clear()
 	empty(a.el.state)
 	a.states = stateTable{}

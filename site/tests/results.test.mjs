@@ -63,6 +63,7 @@ test("a world too large to draw shows its checks, statistics and a message namin
   assert.deepEqual(cells, ["all", "299999", "299999", "0"]);
   assert.match(digits(await page.locator("#time").textContent()), /^t=299999 · 1300003 events, not drawn$/);
   assert.equal(await page.locator("#checks .goto").count(), 0, "no button to an event the page does not draw");
+  assert.match(digits(await page.locator("#diagram").getAttribute("data-note")), /^World 1 is not drawn: 1300003 events, more than 100000\.$/);
   // Nothing of the trace was copied to the page, and the downloads still
   // work: the engine writes them.
   assert.ok(!(await page.isDisabled("#download-jsonl")));
