@@ -49,25 +49,22 @@ class ErrorMessage extends WidgetType {
   }
 }
 
-class ErrorMarker extends GutterMarker {
+// A gutter mark: a glyph in a class of its own.
+class Marker extends GutterMarker {
+  constructor(className, glyph) {
+    super();
+    this.className = className;
+    this.glyph = glyph;
+  }
   toDOM() {
     const span = document.createElement("span");
-    span.className = "cm-dsim-error-marker";
-    span.textContent = "●";
+    span.className = this.className;
+    span.textContent = this.glyph;
     return span;
   }
 }
-const errorMarker = new ErrorMarker();
-
-class FailureMarker extends GutterMarker {
-  toDOM() {
-    const span = document.createElement("span");
-    span.className = "cm-dsim-fail-marker";
-    span.textContent = "✗";
-    return span;
-  }
-}
-const failureMarker = new FailureMarker();
+const errorMarker = new Marker("cm-dsim-error-marker", "●");
+const failureMarker = new Marker("cm-dsim-fail-marker", "✗");
 
 // lineOf clamps a 1-based line number to the document.
 function lineOf(doc, n) {
