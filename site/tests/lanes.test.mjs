@@ -18,8 +18,13 @@ async function run(page, path, w) {
   await pickExample(page, path);
   await page.click("#run");
   await runState(page, "done");
-  if ((await page.locator("#world option").count()) > 1) await page.selectOption("#world", String(w));
-  await page.waitForFunction(() => Number(document.querySelector("#diagram svg")?.getAttribute("data-total-arrows")) > 0, null, { timeout: patience });
+  if ((await page.locator("#world option").count()) > 1 && (await page.inputValue("#world")) !== String(w)) {
+    await page.selectOption("#world", String(w));
+    await runState(page, "done");
+  }
+  // drawn: arrows, and the lanes of the world's first state change
+  await page.waitForFunction(() => Number(document.querySelector("#diagram svg")?.getAttribute("data-total-arrows")) > 0 &&
+    [...document.querySelectorAll("#diagram svg path.lane")].some((p) => p.getAttribute("d")), null, { timeout: patience });
 }
 
 // drawn maps each lane class, and the band, to how many stretches its path
