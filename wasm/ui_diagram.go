@@ -19,6 +19,10 @@ package main
 //
 // Idle stretches, such as a wait for a timeout, are collapsed to a narrow
 // break (spacetime.Gap) unless the toolbar's "≈" button is off.
+//
+// Past spacetime.FoldMin processes, the rows of those quiet in the window
+// are folded into markers (spacetime.Layout) unless the "Fold" button is
+// off.
 
 import (
 	"fmt"
@@ -67,6 +71,7 @@ type diagramView struct {
 	sizeW, sizeH float64 // the SVG's size, from its ResizeObserver
 	fitted       bool
 	linear       bool // idle stretches drawn to scale: the "≈" button is off
+	unfolded     bool // every process has its row: the "Fold" button is off
 	needs        bool
 	w, h         float64
 	drag         *dragState
@@ -84,7 +89,7 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 	tools := el("div", "dtools", "")
 	for _, b := range []struct{ id, label, title string }{
 		{"zoom-in", "+", "Zoom in (wheel)"}, {"zoom-out", "−", "Zoom out (wheel)"}, {"zoom-fit", "Fit", "Show the whole run"},
-		{"collapse", "≈", "Collapse idle stretches"},
+		{"collapse", "≈", "Collapse idle stretches"}, {"fold", "Fold", "Fold quiet processes"},
 	} {
 		btn := el("button", "", b.label)
 		btn.SetAttribute("type", "button")
@@ -153,6 +158,11 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		d.fitted = false // the whole run, in the new time
 		d.dirty()
 	})
+	onClick(byID("fold"), func() {
+		d.unfolded = !d.unfolded
+		d.pressFold()
+		d.dirty()
+	})
 	d.wire()
 	// The size comes from the observer: asked of the element while drawing,
 	// after the page changed, it would make the browser lay out the page
@@ -183,11 +193,24 @@ func (d *diagramView) reset() {
 		for _, id := range d.a.dia.R.Nodes {
 			n = max(n, len(itoa(id)))
 		}
+		// hit tests before the next frame's must not read the folded rows
+		// of another world's processes
+		d.a.dia.Layout(&d.v, -1)
 	}
 	d.gutter = 14 + labelCharW*float64(n+1)
 	d.tip.Set("hidden", true)
 	d.resetKinds()
+	d.pressFold()
 	d.dirty()
+}
+
+// pressFold shows whether the shown world's rows fold: the button does
+// nothing up to spacetime.FoldMin processes.
+func (d *diagramView) pressFold() {
+	b := byID("fold")
+	few := d.a.dia == nil || len(d.a.dia.R.Nodes) <= spacetime.FoldMin
+	b.Underlying().Set("disabled", few)
+	b.SetAttribute("aria-pressed", fmt.Sprint(!few && !d.unfolded))
 }
 
 // kindClass is the classes of message kind k's colour and dash pattern
@@ -280,6 +303,8 @@ func (d *diagramView) draw() {
 			d.v = a.dia.Fit(d.gutter, d.w-d.gutter, axisH, d.h-axisH)
 			d.fitted = true
 		}
+		a.dia.Fold = !d.unfolded
+		a.dia.Layout(&d.v, a.selected)
 		d.clampY()
 		out = a.dia.Draw(&d.v, &spacetime.Marks{Cursor: a.cursor, Selected: a.selected, Past: a.past, Future: a.future})
 		total = a.dia.Arrows()
@@ -344,13 +369,18 @@ func (d *diagramView) draw() {
 			d.rows = append(d.rows, t)
 		}
 		t := d.rows[k]
-		t.Call("setAttribute", "x", f1(d.gutter-6))
-		t.Call("setAttribute", "y", f1(row.Y))
-		t.Set("textContent", "P"+itoa(row.Node))
-		cls := "row"
-		if row.Down {
+		// a marker is wider than the gutter: it starts in the plot, where
+		// its row has no lifeline (site/style.css anchors it at its start)
+		x, label, cls := d.gutter-6, "P"+itoa(row.Node), "row"
+		switch {
+		case row.Quiet > 0:
+			x, label, cls = d.gutter+6, "… "+itoa(row.Quiet)+" quiet", "quiet"
+		case row.Down:
 			cls += " down"
 		}
+		t.Call("setAttribute", "x", f1(x))
+		t.Call("setAttribute", "y", f1(row.Y))
+		t.Set("textContent", label)
 		t.Call("setAttribute", "class", cls)
 		t.Call("removeAttribute", "visibility")
 	}

@@ -139,6 +139,8 @@ type Viewport struct {
 	RowH   float64
 
 	gaps     []Gap     // collapsed idle stretches (Fit), nil for linear time
+	slots    []slot    // the rows on screen when folded (Layout)
+	slotOf   []int     // each process's index in slots, -1 folded; nil: none folded
 	cut      []float64 // see prep
 	cutScale float64
 }
@@ -149,8 +151,17 @@ func (v *Viewport) xs(t0, t1 int64) (float64, float64) {
 	return math.Max(v.X(float64(t0)), v.Left), math.Min(v.X(float64(t1)), v.Left+v.Width)
 }
 
-// Y is the y coordinate of row r's lifeline.
-func (v *Viewport) Y(r int) float64 { return v.Top + (float64(r)+0.5)*v.RowH - v.Y0 }
+// Y is the y coordinate of row r's lifeline. A folded row is far above
+// the plot, where nothing is drawn or hit: no arrow in view reaches it.
+func (v *Viewport) Y(r int) float64 {
+	if v.slotOf == nil {
+		return v.slotY(r)
+	}
+	if k := v.slotOf[r]; k >= 0 {
+		return v.slotY(k)
+	}
+	return -1e9
+}
 
 // Marks is what the current state of the page adds to the drawing.
 type Marks struct {
@@ -167,11 +178,13 @@ type Tick struct {
 	Gap   bool // the length of a collapsed gap, not a time
 }
 
-// Row is one visible lifeline.
+// Row is one visible lifeline, or where Quiet > 0 the marker of that many
+// folded processes (see Layout).
 type Row struct {
-	Node int // process id
-	Y    float64
-	Down bool // crashed at the cursor
+	Node  int // process id
+	Y     float64
+	Down  bool // crashed at the cursor
+	Quiet int
 }
 
 // Drawing is one frame's worth of SVG path data.
@@ -219,6 +232,9 @@ type Diagram struct {
 	// Collapse makes Fit draw the idle stretches (Gaps) narrow; it is
 	// off in a new Diagram.
 	Collapse bool
+	// Fold makes Layout fold the rows of processes quiet in the window;
+	// it is off in a new Diagram.
+	Fold     bool
 	evTimes  []int64
 	netEvent []int
 	kinds    []KindStyle // in order of first send
@@ -448,12 +464,16 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 	var life []byte
 	xs, xe := clip(v.X(0), v.Left, right), clip(v.X(float64(d.EndT)), v.Left, right)
 	xs, xe = math.Max(xs, v.Left), math.Min(math.Max(xe, xs), right)
-	for p, id := range d.R.Nodes {
-		y := v.Y(p)
+	for k := range d.rows(v) {
+		y, p := v.slotY(k), v.at(k).p
 		if !rowVisible(y) {
 			continue
 		}
-		out.Rows = append(out.Rows, Row{Node: id, Y: y, Down: view != nil && !view.Up[p]})
+		if p < 0 {
+			out.Rows = append(out.Rows, Row{Y: y, Quiet: v.at(k).quiet})
+			continue
+		}
+		out.Rows = append(out.Rows, Row{Node: d.R.Nodes[p], Y: y, Down: view != nil && !view.Up[p]})
 		if xe > xs {
 			life = lineTo(moveTo(life, xs, y), xe, y)
 		}
@@ -834,18 +854,20 @@ func (d *Diagram) Band(v *Viewport, x float64) int {
 }
 
 // RowsHeight is the height all rows take.
-func (d *Diagram) RowsHeight(v *Viewport) float64 { return float64(len(d.R.Nodes)) * v.RowH }
+func (d *Diagram) RowsHeight(v *Viewport) float64 { return float64(d.rows(v)) * v.RowH }
 
 // Reveal scrolls the viewport, keeping the zoom, so that event i is in
 // sight: an axis moves only when the event is outside the plot along it,
-// and then centres the event.
+// and then centres the event. It lays out the rows for the new window with
+// i selected.
 func (d *Diagram) Reveal(v *Viewport, i int) {
 	if x := v.X(float64(d.evTimes[i])); x < v.Left || x > v.Left+v.Width {
 		v.Place(float64(d.evTimes[i]), v.Left+v.Width/2)
 	}
+	d.Layout(v, i)
 	if p := d.R.NodeOf(i); p >= 0 {
 		if y := v.Y(p); y < v.Top || y > v.Top+v.Height {
-			v.Y0 = math.Max(0, (float64(p)+0.5)*v.RowH-v.Height/2)
+			v.Y0 = math.Max(0, y+v.Y0-v.Top-v.Height/2)
 		}
 	}
 }
