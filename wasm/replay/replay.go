@@ -445,18 +445,19 @@ func (r *Replay) IndexOfSeq(seq uint64) (int, bool) {
 // Causal returns the events that happened before event x (past) and after
 // it (future) under happens-before: the order of events at one process plus
 // send -> deliver. x itself is in neither. Events at no process (scenario
-// logs, checks) have no causal place and are in neither; so is everything
-// when x is one of them.
+// logs, checks) have no causal place and are in neither; when x is one of
+// them it has no cone at all, and both are nil: a view selecting a check
+// shows the run as at the cursor rather than dim it all.
 //
 // The trace order is a linearisation of happens-before, so one backward and
 // one forward sweep suffice: an earlier event is in the past when a later
 // past event shares its process or it is the send of a past delivery.
 func (r *Replay) Causal(x int) (past, future []bool) {
-	past, future = make([]bool, len(r.Events)), make([]bool, len(r.Events))
 	px := r.nodeOf[x]
 	if px < 0 {
-		return past, future
+		return nil, nil
 	}
+	past, future = make([]bool, len(r.Events)), make([]bool, len(r.Events))
 	reached := make([]bool, len(r.Nodes))
 	reached[px] = true
 	need := make([]bool, len(r.Events)) // sends whose deliveries are in the past

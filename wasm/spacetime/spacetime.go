@@ -374,7 +374,7 @@ func (d *Diagram) events(t0, t1 float64) (int, int) {
 
 // style picks how arrow a is drawn.
 func (d *Diagram) style(a *arrow, m *Marks) Style {
-	if m.Selected >= 0 {
+	if m.Selected >= 0 && m.Past != nil { // an event at no process has no cone
 		// A delivery in the past has its send there too; a send in the
 		// future has its delivery there too.
 		switch {

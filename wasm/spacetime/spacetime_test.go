@@ -153,6 +153,7 @@ func TestStylesFollowCursorAndSelection(t *testing.T) {
 		{T: 3, Type: trace.Send, Node: 2, From: 2, To: 3, Kind: "C", MsgID: 3},
 		{T: 5, Type: trace.Deliver, Node: 1, From: 3, To: 1, Kind: "B", MsgID: 2},
 		{T: 6, Type: trace.Deliver, Node: 3, From: 2, To: 3, Kind: "C", MsgID: 3},
+		{T: 6, Type: trace.Check, Node: trace.NoNode, Text: "a check", Pass: true},
 	}
 	for i := range b {
 		b[i].Seq = uint64(i)
@@ -180,6 +181,15 @@ func TestStylesFollowCursorAndSelection(t *testing.T) {
 	// the causal cone is highlighted over the kinds' colours
 	if drawn(dr, Done, false)+drawn(dr, InFlight, false) != 0 {
 		t.Errorf("a selection left arrows in their kind's colour: %+v", dr.ByKind)
+	}
+	// a selected event at no process (a check) has no cone: the arrows
+	// keep their cursor styles rather than all dim
+	if p, f := r.Causal(len(b) - 1); p != nil || f != nil {
+		t.Fatalf("the check has a causal cone")
+	}
+	dr = d.Draw(&v, &Marks{Cursor: 3, Selected: len(b) - 1})
+	if countM(dr.Arrows[Dim]) != 0 || drawn(dr, Done, false) != 1 || drawn(dr, InFlight, false) != 1 {
+		t.Errorf("selecting a check: dim %d, done %d, in flight %d", countM(dr.Arrows[Dim]), drawn(dr, Done, false), drawn(dr, InFlight, false))
 	}
 	// select the send of C: A is in its past
 	past, future = r.Causal(3)
