@@ -6,8 +6,10 @@
 //   {op:"init", module}   module: the WebAssembly.Module the page compiled
 //                         (undefined: fetch dsim.wasm here)
 //   {op:"run", id, name, src, seed, seedSet}
-//   {op:"trace", ask, id, world, format}   world: an index, -1 for all;
-//                                          format: "jsonl" or "shiviz"
+//   {op:"trace", ask, id, world, format[, from, count]}
+//                         world: an index, -1 for all; format: "jsonl" or
+//                         "shiviz"; with count, only the window of count
+//                         events from position from of one world, in JSONL
 // (worker -> page):
 //   {op:"ready"}
 //   {op:"progress", id, events, time}   every script.ProgressEvery events
@@ -19,8 +21,8 @@
 //   {op:"trace", ask, data|error}   data: UTF-8 bytes (a Uint8Array,
 //                                   transferred, not copied)
 //   {op:"fatal", id, msg}   the engine could not start or died; this worker is done
-// The trace stays here: the page asks for the world it shows, and for the
-// whole run only to download it.
+// The trace stays here: the page asks for the world it shows, or for a
+// window of it when it is long, and for the whole run only to download it.
 "use strict";
 importScripts("wasm_exec.js");
 
@@ -61,7 +63,7 @@ function handle(m) {
 function traceOf(m) {
   let a;
   try {
-    a = failure ? { error: failure } : engine.trace(m.id, m.world, m.format);
+    a = failure ? { error: failure } : engine.trace(m.id, m.world, m.format, m.from, m.count);
   } catch (err) {
     a = { error: String(err && err.message || err) };
   }

@@ -13,6 +13,7 @@ import (
 	"dsim/core/script"
 	"dsim/core/trace"
 	"dsim/internal/wasmmem"
+	tracewindow "dsim/wasm/window"
 )
 
 // RunRequest is one scenario run asked of the engine.
@@ -149,12 +150,23 @@ const (
 	formatShiViz = "shiviz"
 )
 
-// traceText writes world i of worlds (-1: every world) in format.
-func traceText(worlds []trace.World, i int, format string) ([]byte, error) {
+// traceText writes world i of worlds (-1: every world) in format; with
+// count > 0, only the window of world i's count events from position from,
+// in JSONL (see package dsim/wasm/window).
+func traceText(worlds []trace.World, i int, format string, from, count int) ([]byte, error) {
 	if i >= len(worlds) || i < -1 {
 		return nil, fmt.Errorf("the run has no world %d", i+1)
 	}
-	if i >= 0 {
+	if count > 0 {
+		if i < 0 || format != formatJSONL {
+			return nil, errors.New("a window is of one world, in JSONL")
+		}
+		cut, err := tracewindow.Cut(&worlds[i], from, count)
+		if err != nil {
+			return nil, err
+		}
+		worlds = []trace.World{cut}
+	} else if i >= 0 {
 		worlds = worlds[i : i+1]
 	}
 	var b bytes.Buffer
@@ -207,7 +219,8 @@ func serveEngine() {
 		kept.id, kept.worlds = id, worlds
 		return r.value()
 	})
-	// trace(id, world, format) answers {data: Uint8Array} or {error}.
+	// trace(id, world, format[, from, count]) answers {data: Uint8Array}
+	// or {error}.
 	traceOf := js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) < 3 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber || args[2].Type() != js.TypeString {
 			return map[string]any{"error": "trace wants a run id, a world index and a format"}
@@ -215,7 +228,11 @@ func serveEngine() {
 		if args[0].Int() != kept.id || kept.id == 0 {
 			return map[string]any{"error": "the engine no longer holds that run"}
 		}
-		b, err := traceText(kept.worlds, args[1].Int(), args[2].String())
+		from, count := 0, 0
+		if len(args) >= 5 && args[3].Type() == js.TypeNumber && args[4].Type() == js.TypeNumber {
+			from, count = args[3].Int(), args[4].Int()
+		}
+		b, err := traceText(kept.worlds, args[1].Int(), args[2].String(), from, count)
 		if err != nil {
 			return map[string]any{"error": err.Error()}
 		}

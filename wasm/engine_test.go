@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"syscall/js"
@@ -132,7 +133,7 @@ func TestOutputCapped(t *testing.T) {
 
 func text(t *testing.T, worlds []trace.World, i int, format string) string {
 	t.Helper()
-	b, err := traceText(worlds, i, format)
+	b, err := traceText(worlds, i, format, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,9 +156,39 @@ func TestTraceText(t *testing.T) {
 		world  int
 		format string
 		want   string
-	}{{2, formatJSONL, "no world 3"}, {-2, formatJSONL, "no world -1"}, {0, "xml", `unknown trace format "xml"`}} {
-		if _, err := traceText(worlds, c.world, c.format); err == nil || !strings.Contains(err.Error(), c.want) {
+		count  int
+	}{{2, formatJSONL, "no world 3", 0}, {-2, formatJSONL, "no world -1", 0}, {0, "xml", `unknown trace format "xml"`, 0},
+		{-1, formatJSONL, "a window is of one world", 5}, {0, formatShiViz, "a window is of one world", 5}} {
+		if _, err := traceText(worlds, c.world, c.format, 0, c.count); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("world %d as %s: error %v, want %q", c.world, c.format, err, c.want)
+		}
+	}
+}
+
+// A window of a world is the world's events from a position on, after the
+// earlier events that give its processes their state.
+func TestTraceWindow(t *testing.T) {
+	_, worlds := execute(RunRequest{Src: `local w = sim.world{algorithm = "election.changroberts", n = 8}; w:command(1, "elect"); w:run()`, Seed: 1}, nil)
+	b, err := traceText(worlds, 0, formatJSONL, 20, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := trace.ReadJSONL(bytes.NewReader(b))
+	if err != nil || len(got) != 1 {
+		t.Fatalf("window: %d worlds, %v", len(got), err)
+	}
+	events := got[0].Events
+	if len(events) <= 10 {
+		t.Fatalf("window of %d events: no prelude", len(events))
+	}
+	for k, e := range events[len(events)-10:] {
+		if e.Seq != uint64(20+k) {
+			t.Fatalf("window event %d has seq %d, want %d", k, e.Seq, 20+k)
+		}
+	}
+	for _, e := range events[:len(events)-10] {
+		if e.Seq >= 20 {
+			t.Errorf("prelude event with seq %d, not before the window", e.Seq)
 		}
 	}
 }

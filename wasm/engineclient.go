@@ -74,6 +74,18 @@ func (e *Engine) Run(req RunRequest) int {
 // the last finished run, in format ("jsonl" or "shiviz"); fn gets the text
 // or why there is none. A new run or Stop makes the answer an error.
 func (e *Engine) Trace(world int, format string, fn func(data string, err error)) {
+	e.ask(map[string]any{"world": world, "format": format}, fn)
+}
+
+// Window asks the worker for the window of world's count events from
+// position from, as the JSONL of one world that starts with the earlier
+// events its processes' state comes from (see package dsim/wasm/window).
+func (e *Engine) Window(world, from, count int, fn func(data string, err error)) {
+	e.ask(map[string]any{"world": world, "format": "jsonl", "from": from, "count": count}, fn)
+}
+
+// ask posts a trace request m, which gets its op, number and run id here.
+func (e *Engine) ask(m map[string]any, fn func(data string, err error)) {
 	if e.done == 0 || e.running != 0 {
 		fn("", errors.New("no finished run to read"))
 		return
@@ -83,7 +95,8 @@ func (e *Engine) Trace(world int, format string, fn func(data string, err error)
 	}
 	e.asks++
 	e.asked[e.asks] = fn
-	e.worker.Call("postMessage", map[string]any{"op": "trace", "ask": e.asks, "id": e.done, "world": world, "format": format})
+	m["op"], m["ask"], m["id"] = "trace", e.asks, e.done
+	e.worker.Call("postMessage", m)
 }
 
 // answer hands a trace answer to the callback that asked for it.

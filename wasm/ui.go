@@ -11,6 +11,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -65,7 +66,14 @@ type app struct {
 	// time it is shown (loaded).
 	worlds []trace.World
 	loaded []bool
-	world  int // index into worlds of the world shown
+	// windows is, per world above drawLimit, the position of the first
+	// event of the window the page holds or asks for (see windowEvents).
+	windows []int
+	// first is the number of events of the world shown that come before
+	// the window, its prelude: the cursor stays after them. 0 for a whole
+	// world.
+	first int
+	world int // index into worlds of the world shown
 	// checkRows are the checks panel's items, which follow the cursor.
 	checkRows []checkRow
 	r         *replay.Replay
@@ -106,6 +114,8 @@ type app struct {
 		run, stop, play, pause, step, back, fork dom.Element
 		scrubber, time, speed, speedLabel, seed  dom.Element
 		pace, replay                             dom.Element
+		window, windowText, windowPrev           dom.Element
+		windowNext                               dom.Element
 		world, progress, progressText, summary   dom.Element
 		forkHint, errorBanner, status, output    dom.Element
 		diagramBox                               dom.Element
@@ -246,6 +256,7 @@ func (a *app) bind() {
 		{&e.jsonl, "download-jsonl"}, {&e.shiviz, "download-shiviz"},
 		{&e.state, "state"}, {&e.stats, "stats"}, {&e.checks, "checks"}, {&e.sharedNote, "shared-note"},
 		{&e.restoreDraft, "restore-draft"}, {&e.pace, "pace"}, {&e.replay, "replay"},
+		{&e.window, "window"}, {&e.windowText, "window-text"}, {&e.windowPrev, "window-prev"}, {&e.windowNext, "window-next"},
 	} {
 		*b.p = byID(b.id)
 	}
@@ -444,22 +455,37 @@ func (a *app) loadShareLink() {
 }
 
 // showMoment moves to the moment a share link carries, in the world shown:
-// the cursor after l.At events and event l.Selected selected and in sight.
-// A link whose numbers do not fit the run says so and shows the run's end.
+// the cursor after the run's first l.At events and the event of seq
+// l.Selected selected and in sight; in a world read in windows, the window
+// around l.At is asked for first. A link whose numbers do not fit the run
+// says so and shows the run's end.
 func (a *app) showMoment(l *share.Link) {
-	n := len(a.worldEvents())
+	n := a.result.Worlds[a.world].Events
 	if l.At > n || l.Selected >= n {
 		a.showError(fmt.Sprintf("The share link points at event %d of world %d, which has %d events: showing the end of the run instead.", max(l.At, l.Selected+1), l.World+1, n))
 		return
 	}
-	if l.Selected >= 0 {
-		a.selectEvent(l.Selected, false)
+	at, ok := a.cursorAt(l.At)
+	if !ok {
+		a.showWindow(a.world, l.At-windowEvents/2, func(err error) {
+			if err == nil {
+				a.showMoment(l)
+			}
+		})
+		return
 	}
-	a.setCursor(l.At)
+	sel := -1
 	if l.Selected >= 0 {
+		if i, ok := a.r.IndexOfSeq(uint64(l.Selected)); ok && i >= a.first {
+			sel = i
+			a.selectEvent(sel, false)
+		}
+	}
+	a.setCursor(at)
+	if sel >= 0 {
 		// the selected event in sight, wherever the cursor is
-		a.log.reveal(l.Selected)
-		a.diagram.reveal(l.Selected)
+		a.log.reveal(sel)
+		a.diagram.reveal(sel)
 	} else {
 		a.followCursor()
 	}
@@ -501,7 +527,10 @@ func (a *app) shareLink() {
 	l := share.Link{Script: a.shareText, Selected: -1}
 	if a.r != nil && !a.loading && a.ran.Src == a.shareText {
 		l.Seed, l.SeedSet = a.ran.Seed, a.ran.SeedSet
-		l.Moment, l.World, l.At, l.Selected = true, a.world, a.cursor, a.selected
+		l.Moment, l.World, l.At = true, a.world, a.seqAfter(a.cursor)
+		if a.selected >= 0 {
+			l.Selected = int(a.r.Events[a.selected].Seq)
+		}
 	} else if seed, set, err := a.seed(); err == nil {
 		l.Seed, l.SeedSet = seed, set
 	}
@@ -626,12 +655,15 @@ func (a *app) onProgress(_ int, events uint64, t int64) {
 	a.el.progressText.SetTextContent(fmtInt(int(events)) + " events, t=" + fmtInt(int(t)))
 }
 
-// drawLimit is the most events of a world the page reads and draws: a
-// larger world shows its summary, its checks and its output, and its trace
-// is a download. Indexing a trace for the replay and for the diagram takes
-// one task each, about 100 ms per 100,000 events: more would freeze the
-// page visibly.
-const drawLimit = 100_000
+// drawLimit is the most events of a world the page reads and draws whole.
+// A larger world stays in the engine, which hands the page a window of
+// windowEvents events at a time, with the earlier events that give its
+// processes their state (see package dsim/wasm/window): the page's memory
+// and the time to show a window do not grow with the run.
+const (
+	drawLimit    = 100_000
+	windowEvents = 20_000
+)
 
 // onResult shows what the run produced at once: output, checks and the
 // world menu; the world in view is then asked of the engine and drawn.
@@ -640,6 +672,7 @@ func (a *app) onResult(res RunResult) {
 	a.result = &res
 	a.worlds = make([]trace.World, len(res.Worlds))
 	a.loaded = make([]bool, len(res.Worlds))
+	a.windows = make([]int, len(res.Worlds))
 	for i, w := range res.Worlds {
 		a.worlds[i].Header = trace.Header{World: w.World, Algorithm: w.Algorithm, Seed: w.Seed}
 	}
@@ -702,6 +735,10 @@ func (a *app) finish(res RunResult, err error) {
 			a.showStatus("The scenario built no world: nothing to show.")
 		case !a.shows(a.firstShown()):
 			a.showStatus("No world of this run records a trace (trace = false): its results are in the output and the checks.")
+		case a.windowed(a.world):
+			sum := a.result.Worlds[a.world]
+			a.showStatus(fmt.Sprintf("World %d has %s events, more than the %s this page reads at once: it shows them %s at a time (Earlier and Later, under the controls), with the state the processes had before. The whole trace is a download (JSONL or ShiViz).",
+				sum.World, fmtInt(sum.Events), fmtInt(drawLimit), fmtInt(windowEvents)))
 		}
 	}
 }
@@ -719,9 +756,31 @@ func (a *app) revealResults() {
 	}
 }
 
-// drawable reports whether the page draws world i: it has events, and no
-// more than drawLimit.
-func (a *app) drawable(i int) bool { return a.shows(i) && a.result.Worlds[i].Events <= drawLimit }
+// windowed reports whether the page reads world i in windows.
+func (a *app) windowed(i int) bool { return a.result.Worlds[i].Events > drawLimit }
+
+// showWindow shows world i's window from position from on, then calls
+// then.
+func (a *app) showWindow(i, from int, then func(error)) {
+	a.windows[i] = min(max(from, 0), max(a.result.Worlds[i].Events-windowEvents, 0))
+	a.loaded[i] = false
+	a.showWorld(i, then)
+}
+
+// renderWindow says which events of the world shown the page holds, with
+// the buttons that move to the windows around it.
+func (a *app) renderWindow() {
+	on := a.r != nil && a.windowed(a.world)
+	show(a.el.window, on)
+	if !on {
+		return
+	}
+	from, total := a.windows[a.world], a.result.Worlds[a.world].Events
+	to := from + len(a.r.Events) - a.first
+	a.el.windowText.SetTextContent(fmt.Sprintf("events %s–%s of %s", fmtInt(from+1), fmtInt(to), fmtInt(total)))
+	setDisabled(a.el.windowPrev, from == 0)
+	setDisabled(a.el.windowNext, to >= total)
+}
 
 // firstShown is the world a run opens on: the first with events, else the
 // first.
@@ -820,8 +879,10 @@ func (a *app) showWorld(i int, then func(err error)) {
 			a.loading = false
 			a.enableTimeline(true)
 			n := len(a.r.Events)
+			a.el.scrubber.SetAttribute("min", itoa(a.first))
 			a.el.scrubber.SetAttribute("max", itoa(n))
 			a.setCursor(n)
+			a.renderWindow()
 			return false
 		}},
 		{"draw the diagram", func() bool {
@@ -854,25 +915,17 @@ func (a *app) showWorld(i int, then func(err error)) {
 // a time and shows it, unless the page has moved on (gen). A world above
 // drawLimit is not asked for: its summary stands in for it.
 func (a *app) fetchWorld(i, gen int, then func(error)) {
-	sum := a.result.Worlds[i]
-	if sum.Events > drawLimit {
-		a.loading = false
-		a.renderSummary(sum)
-		a.el.time.SetTextContent(fmt.Sprintf("t=%s · %s events, not drawn", fmtInt(int(sum.End)), fmtInt(sum.Events)))
-		// where the diagram would be, for a reader who scrolled past the status
-		a.el.diagramBox.SetAttribute("data-note", fmt.Sprintf("World %d is not drawn: %s events, more than %s.", sum.World, fmtInt(sum.Events), fmtInt(drawLimit)))
-		a.showStatus(fmt.Sprintf("World %d has %s events, more than the %s this page draws: its checks, statistics and output are here, and its whole trace is a download (JSONL or ShiViz).",
-			sum.World, fmtInt(sum.Events), fmtInt(drawLimit)))
-		then(nil)
-		return
-	}
 	a.el.progressText.SetTextContent("reading the trace…")
 	fail := func(err error) {
 		a.loading = false
 		a.showError("The trace could not be read: " + err.Error())
 		then(err)
 	}
-	a.eng.Trace(i, "jsonl", func(text string, err error) {
+	ask := func(fn func(string, error)) { a.eng.Trace(i, "jsonl", fn) }
+	if a.windowed(i) {
+		ask = func(fn func(string, error)) { a.eng.Window(i, a.windows[i], windowEvents, fn) }
+	}
+	ask(func(text string, err error) {
 		if a.gen != gen {
 			return
 		}
@@ -908,9 +961,14 @@ func (a *app) fetchWorld(i, gen int, then func(error)) {
 func (a *app) install(r *replay.Replay, dia *spacetime.Diagram) {
 	a.r, a.dia, a.lay = r, dia, layout.Layout{}
 	a.selected, a.past, a.future = -1, nil, nil
-	a.cursor, a.viewT = 0, 0
+	a.cursor, a.viewT, a.first = 0, 0, 0
+	show(a.el.window, false)
 	if r != nil {
 		a.lay = layout.New(&r.Header, r.Nodes)
+		if a.windowed(a.world) {
+			from := uint64(a.windows[a.world])
+			a.first = sort.Search(len(r.Events), func(i int) bool { return r.Events[i].Seq >= from })
+		}
 		if n := len(r.Events); n > 0 {
 			a.cursor, a.viewT = n, float64(r.Events[n-1].T)
 		}
@@ -964,7 +1022,7 @@ func (a *app) setCursor(n int) {
 		a.renderState(nil)
 		return
 	}
-	n = max(0, min(n, len(a.r.Events)))
+	n = max(a.first, min(n, len(a.r.Events)))
 	a.cursor, a.viewT = n, a.timeAfter(n)
 	setValue(a.el.scrubber, itoa(n))
 	a.refresh()
@@ -979,17 +1037,45 @@ func (a *app) timeAfter(n int) float64 {
 	return float64(a.r.Events[n-1].T)
 }
 
+// seqAfter is the position in the whole run of the world shown after its
+// first n events: the number of the run's events before that point. It is
+// n for a world the page holds whole; in a window, the prelude counts as
+// the run up to the window.
+func (a *app) seqAfter(n int) int {
+	if n <= a.first {
+		if a.first > 0 || a.windowed(a.world) {
+			return a.windows[a.world]
+		}
+		return 0
+	}
+	return int(a.r.Events[n-1].Seq) + 1
+}
+
+// cursorAt is the cursor that shows the run after its first seq events,
+// if the page holds that point of the world shown (see seqAfter).
+func (a *app) cursorAt(seq int) (int, bool) {
+	if seq == a.seqAfter(a.first) {
+		return a.first, true
+	}
+	i, ok := a.r.IndexOfSeq(uint64(seq - 1))
+	return i + 1, ok && seq > 0 && i >= a.first
+}
+
 // refresh renders everything that depends on the cursor.
 func (a *app) refresh() {
 	v := a.r.At(a.cursor)
-	total := len(a.r.Events)
-	a.el.time.SetTextContent(fmt.Sprintf("t=%s · event %s of %s", fmtInt(int(a.viewT)), fmtInt(a.cursor), fmtInt(total)))
-	a.el.summary.SetTextContent(summary(a.r, v))
+	total := a.result.Worlds[a.world].Events
+	a.el.time.SetTextContent(fmt.Sprintf("t=%s · event %s of %s", fmtInt(int(a.viewT)), fmtInt(a.seqAfter(a.cursor)), fmtInt(total)))
+	sum := summary(a.r, v)
+	if a.windowed(a.world) && sum != "" {
+		sum = fmt.Sprintf("Among the %s processes of these events: %s", fmtInt(len(a.r.Nodes)), sum)
+	}
+	a.el.summary.SetTextContent(sum)
 	a.topo.update(v)
 	a.renderState(v)
 	a.diagram.dirty()
 	a.log.cursorMoved()
-	setDisabled(a.el.back, a.cursor == 0)
+	setDisabled(a.el.back, a.cursor == a.first)
 	if a.forking {
 		a.el.forkHint.SetTextContent(fmt.Sprintf("Fork at t=%d: click a process to crash or recover it, or a link to cut it. Esc cancels.", int64(a.viewT)))
 	}
@@ -1004,7 +1090,7 @@ func (a *app) step(d int) {
 	a.pause()
 	n := a.cursor + d
 	if d > 0 && a.cursor >= len(a.r.Events) {
-		n = 1
+		n = a.first + 1
 	}
 	a.setCursor(n)
 	a.followCursor()
@@ -1155,8 +1241,28 @@ func (a *app) wireControls() {
 	onClick(a.el.play, a.play)
 	onClick(a.el.pause, a.pause)
 	onClick(a.el.replay, func() {
+		if a.r != nil && a.windowed(a.world) && a.windows[a.world] > 0 {
+			a.showWindow(a.world, 0, func(err error) {
+				if err == nil {
+					a.setCursor(0)
+					a.play()
+				}
+			})
+			return
+		}
 		a.setCursor(0)
 		a.play()
+	})
+	// The window before ends where this one starts, so the cursor stays at
+	// its end; the window after starts with the cursor at its start.
+	onClick(a.el.windowPrev, func() { a.showWindow(a.world, a.windows[a.world]-windowEvents, nil) })
+	onClick(a.el.windowNext, func() {
+		a.showWindow(a.world, a.windows[a.world]+windowEvents, func(err error) {
+			if err == nil {
+				a.setCursor(a.first)
+				a.followCursor()
+			}
+		})
 	})
 	onClick(a.el.step, func() { a.step(1) })
 	onClick(a.el.back, func() { a.step(-1) })

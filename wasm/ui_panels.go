@@ -195,6 +195,10 @@ func (a *app) renderStats() {
 		empty(a.el.stats)
 		return
 	}
+	if a.windowed(a.world) { // the window's counts are not the run's
+		a.renderSummary(a.result.Worlds[a.world])
+		return
+	}
 	end := int64(0)
 	if n := len(a.r.Events); n > 0 {
 		end = a.r.Events[n-1].T
@@ -203,7 +207,7 @@ func (a *app) renderStats() {
 		fmtInt(len(a.r.Events)), len(a.r.Nodes), fmtInt(int(end)), a.r.Header.Topology, a.r.Header.Seed))
 }
 
-// renderSummary fills the statistics of a world the page does not draw
+// renderSummary fills the statistics of a world the page reads in windows
 // from the engine's summary of it.
 func (a *app) renderSummary(w WorldSummary) {
 	a.fillStats([]replay.KindStat{{Kind: "all", Sent: w.Sent, Delivered: w.Delivered, Dropped: w.Dropped}},
@@ -315,7 +319,7 @@ func (a *app) followChecks() {
 	for _, row := range a.checkRows {
 		mark, cls := row.mark, row.cls
 		if a.r != nil && row.world == a.r.Header.World {
-			if i, ok := a.r.IndexOfSeq(row.seq); ok && i >= a.cursor {
+			if row.seq >= uint64(a.seqAfter(a.cursor)) {
 				mark, cls = "…", "pending"
 			}
 		}
@@ -345,7 +349,7 @@ func (a *app) checkItem(mark, cls, text string, line, world int, seq, at uint64,
 	if at > 0 {
 		seq = at
 	}
-	if world > 0 && world <= len(a.worlds) && a.drawable(world-1) {
+	if world > 0 && world <= len(a.worlds) && a.shows(world-1) {
 		link := el("button", "goto", fmt.Sprintf("event %d", seq))
 		link.SetAttribute("type", "button")
 		if len(a.worlds) > 1 {
@@ -358,25 +362,25 @@ func (a *app) checkItem(mark, cls, text string, line, world int, seq, at uint64,
 	return li
 }
 
-// gotoSeq shows the event with the given seq of world w (1-based).
+// gotoSeq shows the event with the given seq of world w (1-based), asking
+// for the window around it in a world read in windows.
 func (a *app) gotoSeq(w int, seq uint64) {
 	for i := range a.worlds {
 		if a.worlds[i].Header.World != w {
 			continue
 		}
-		show := func() {
-			if idx, ok := a.r.IndexOfSeq(seq); ok {
+		show := func(err error) {
+			if idx, ok := a.r.IndexOfSeq(seq); err == nil && ok && idx >= a.first {
 				a.selectEvent(idx, false)
 			}
 		}
-		if i != a.world || a.r == nil || a.loading {
-			a.showWorld(i, func(err error) {
-				if err == nil {
-					show()
-				}
-			})
-		} else {
-			show()
+		switch {
+		case a.windowed(i) && !(a.loaded[i] && a.windows[i] <= int(seq) && int(seq) < a.windows[i]+windowEvents):
+			a.showWindow(i, int(seq)-windowEvents/2, show)
+		case i != a.world || a.r == nil || a.loading:
+			a.showWorld(i, show)
+		default:
+			show(nil)
 		}
 		return
 	}

@@ -168,12 +168,16 @@ func (w *World) Len() int {
 
 // Each calls fn with every event of the world in order. fn must not keep
 // the pointer: an event from a Recording is reused after fn returns.
-func (w *World) Each(fn func(e *Event)) {
+func (w *World) Each(fn func(e *Event)) { w.EachIn(0, w.Len(), fn) }
+
+// EachIn calls fn with the events from (included) to to (excluded), in
+// order; the bounds are clamped to the world. fn must not keep the pointer.
+func (w *World) EachIn(from, to int, fn func(e *Event)) {
 	if w.Rec != nil {
-		w.Rec.Each(fn)
+		w.Rec.EachIn(from, to, fn)
 		return
 	}
-	for i := range w.Events {
+	for i := max(from, 0); i < min(to, len(w.Events)); i++ {
 		fn(&w.Events[i])
 	}
 }

@@ -136,14 +136,18 @@ func (l *Recording) fill(rec *logRecord, e *Event) {
 
 // Each calls fn with every event in order. The event is reused after fn
 // returns: copy it to keep it.
-func (l *Recording) Each(fn func(e *Event)) {
+func (l *Recording) Each(fn func(e *Event)) { l.EachIn(0, l.n, fn) }
+
+// EachIn calls fn with events from (included) to to (excluded), in order,
+// without reading those before from; the bounds are clamped to the
+// recording. The event is reused after fn returns.
+func (l *Recording) EachIn(from, to int, fn func(e *Event)) {
+	from, to = max(from, 0), min(to, l.n)
 	var e Event
-	for _, c := range l.recs {
-		for i := range c {
-			e = Event{}
-			l.fill(&c[i], &e)
-			fn(&e)
-		}
+	for i := from; i < to; i++ {
+		e = Event{}
+		l.fill(&l.recs[i/logChunk][i%logChunk], &e)
+		fn(&e)
 	}
 }
 

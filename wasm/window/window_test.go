@@ -1,0 +1,128 @@
+package window
+
+import (
+	"os"
+	"slices"
+	"testing"
+
+	_ "dsim/core/algo/all" // the examples' algorithms
+	"dsim/core/script"
+	"dsim/core/trace"
+	"dsim/wasm/replay"
+)
+
+// run returns the first world of a shipped example, its events as a slice.
+func run(t *testing.T, path string) *trace.World {
+	t.Helper()
+	src, err := os.ReadFile("../../scripts/examples/" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := script.Run(path, src, script.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := res.Worlds[0]
+	if w.Rec != nil {
+		w.Events, w.Rec = w.Rec.Events(), nil
+	}
+	if len(w.Events) < 20 {
+		t.Fatalf("%s: %d events, too few to cut", path, len(w.Events))
+	}
+	return &w
+}
+
+// TestCutStartsFromTheRunsState replays windows cut at several places of
+// runs with crashes, drops and critical sections: at the end of its
+// prelude, every process of a window is up or down and holds the state it
+// had at that point of the whole run, and every message the window
+// delivers comes from its send.
+func TestCutStartsFromTheRunsState(t *testing.T) {
+	for _, path := range []string{"election/bully-textbook.lua", "mutex/tokenring-token-loss.lua", "mutex/lamport-no-fifo.lua", "election/changroberts-worst.lua"} {
+		w := run(t, path)
+		whole := replay.New(w, 0)
+		n := len(w.Events)
+		for _, from := range []int{0, 1, n / 3, n / 2, 2 * n / 3, n - 1, n} {
+			count := n / 4
+			cut, err := Cut(w, from, count)
+			if err != nil {
+				t.Fatalf("%s from %d: %v", path, from, err)
+			}
+			to := min(from+count, n)
+			prelude := len(cut.Events) - (to - from)
+			if !slices.EqualFunc(cut.Events[prelude:], w.Events[from:to], same) {
+				t.Fatalf("%s from %d: the window is not events %d to %d", path, from, from, to)
+			}
+			for _, e := range cut.Events[:prelude] {
+				if e.Seq >= uint64(from) || !same(e, w.Events[e.Seq]) {
+					t.Fatalf("%s from %d: prelude event %+v is not an event of the run before the window", path, from, e)
+				}
+			}
+			part := replay.New(&cut, 0)
+			got, want := part.At(prelude), whole.At(from)
+			for p, id := range part.Nodes {
+				q, ok := whole.Pos(id)
+				if !ok {
+					t.Fatalf("%s from %d: process %d is not in the run", path, from, id)
+				}
+				if got.Up[p] != want.Up[q] || !slices.Equal(got.State[p], want.State[q]) {
+					t.Errorf("%s from %d: process %d starts the window up=%v %v, the run has it up=%v %v", path, from, id, got.Up[p], got.State[p], want.Up[q], want.State[q])
+				}
+			}
+			for i := prelude; i < len(cut.Events); i++ {
+				e := cut.Events[i]
+				if (e.Type == trace.Deliver || e.Type == trace.Drop) && (part.SendOf(i) < 0) != (whole.SendOf(from+i-prelude) < 0) {
+					t.Errorf("%s from %d: %s of message %d lost its send", path, from, e.Type, e.MsgID)
+				}
+			}
+			if !isSubsequence(cut.Header.IDs, w.Header.IDs) {
+				t.Errorf("%s from %d: header ids %v are not the run's %v in order", path, from, cut.Header.IDs, w.Header.IDs)
+			}
+		}
+	}
+}
+
+// same compares two events on the fields the encoders write.
+func same(a, b trace.Event) bool {
+	return string(trace.AppendJSONL(nil, &a)) == string(trace.AppendJSONL(nil, &b))
+}
+
+func isSubsequence(sub, of []int) bool {
+	k := 0
+	for _, x := range of {
+		if k < len(sub) && sub[k] == x {
+			k++
+		}
+	}
+	return k == len(sub)
+}
+
+// TestCutNamesOnlyItsProcesses cuts a stretch of a Chang-Roberts run on a
+// ring: the header keeps the processes the window names, with their ring
+// links among themselves only.
+func TestCutNamesOnlyItsProcesses(t *testing.T) {
+	w := &trace.World{Header: trace.Header{IDs: []int{1, 2, 3, 4}, Adj: [][]int{{2, 4}, {1, 3}, {2, 4}, {3, 1}}}, Events: []trace.Event{
+		{Seq: 0, Type: trace.State, Node: 1, Key: "role", New: "candidate"},
+		{Seq: 1, Type: trace.Send, Node: 1, From: 1, To: 2, MsgID: 1, Kind: "ELECTION"},
+		{Seq: 2, Type: trace.State, Node: 4, Key: "role", New: "follower"},
+		{Seq: 3, Type: trace.Deliver, Node: 2, From: 1, To: 2, MsgID: 1, Kind: "ELECTION"},
+		{Seq: 4, Type: trace.Send, Node: 2, From: 2, To: 3, MsgID: 2, Kind: "ELECTION"},
+	}}
+	cut, err := Cut(w, 3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cut.Header.IDs, []int{1, 2, 3}) {
+		t.Errorf("ids %v, want [1 2 3]", cut.Header.IDs)
+	}
+	if want := [][]int{{2}, {1, 3}, {2}}; !slices.EqualFunc(cut.Header.Adj, want, slices.Equal) {
+		t.Errorf("links %v, want %v", cut.Header.Adj, want)
+	}
+	var seqs []uint64
+	for _, e := range cut.Events {
+		seqs = append(seqs, e.Seq)
+	}
+	if !slices.Equal(seqs, []uint64{0, 1, 3, 4}) { // process 4's state is not the window's
+		t.Errorf("events %v, want seqs [0 1 3 4]", seqs)
+	}
+}
