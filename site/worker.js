@@ -6,10 +6,13 @@
 //   {op:"init", module}   module: the WebAssembly.Module the page compiled
 //                         (undefined: fetch dsim.wasm here)
 //   {op:"run", id, name, src, seed, seedSet}
-//   {op:"trace", ask, id, world, format[, from, count]}
-//                         world: an index, -1 for all; format: "jsonl" or
-//                         "shiviz"; with count, only the window of count
-//                         events from position from of one world, in JSONL
+//   {op:"trace", ask, id, world, format}   world: an index, -1 for all;
+//                                          format: "jsonl" or "shiviz"
+//   {op:"trace", ask, id, world, window:true, at, count, procs, how}
+//                         a window of one world, in JSONL: at most count
+//                         events naming at most procs processes, starting
+//                         at position at (how "after"), ending before it
+//                         ("before") or holding it ("around")
 // (worker -> page):
 //   {op:"ready"}
 //   {op:"progress", id, events, time}   every script.ProgressEvery events
@@ -18,8 +21,9 @@
 //    notes, warnings:[{world,seq,line,text}], output,
 //    reports:[{at,len,cells,numeric}]   the tables report printed, in output
 //    error:{file,line,msg}|null}
-//   {op:"trace", ask, data|error}   data: UTF-8 bytes (a Uint8Array,
-//                                   transferred, not copied)
+//   {op:"trace", ask, data|error[, from, to]}   data: UTF-8 bytes (a
+//                         Uint8Array, transferred, not copied); a window's
+//                         bounds, positions in the world
 //   {op:"fatal", id, msg}   the engine could not start or died; this worker is done
 // The trace stays here: the page asks for the world it shows, or for a
 // window of it when it is long, and for the whole run only to download it.
@@ -63,12 +67,12 @@ function handle(m) {
 function traceOf(m) {
   let a;
   try {
-    a = failure ? { error: failure } : engine.trace(m.id, m.world, m.format, m.from, m.count);
+    a = failure ? { error: failure } : engine.trace(m);
   } catch (err) {
     a = { error: String(err && err.message || err) };
   }
   a = a || { error: "the engine stopped" }; // a Go runtime that exited answers nothing
-  if (a.data) self.postMessage({ op: "trace", ask: m.ask, data: a.data }, [a.data.buffer]);
+  if (a.data) self.postMessage({ op: "trace", ask: m.ask, data: a.data, from: a.from, to: a.to }, [a.data.buffer]);
   else self.postMessage({ op: "trace", ask: m.ask, error: String(a.error) });
 }
 

@@ -66,20 +66,9 @@ type WorldSummary struct {
 }
 
 func summarize(w *trace.World) WorldSummary {
-	s := WorldSummary{World: w.Header.World, Algorithm: w.Header.Algorithm, Seed: w.Header.Seed,
-		Processes: len(w.Header.IDs), Events: w.Len()}
-	w.Each(func(e *trace.Event) {
-		s.End = e.T
-		switch e.Type {
-		case trace.Send:
-			s.Sent++
-		case trace.Deliver:
-			s.Delivered++
-		case trace.Drop:
-			s.Dropped++
-		}
-	})
-	return s
+	return WorldSummary{World: w.Header.World, Algorithm: w.Header.Algorithm, Seed: w.Header.Seed,
+		Processes: len(w.Header.IDs), Events: w.Len(), End: w.End(),
+		Sent: w.Count(trace.Send), Delivered: w.Count(trace.Deliver), Dropped: w.Count(trace.Drop)}
 }
 
 // maxOutput bounds what print and log may send back to the page; a script
@@ -150,23 +139,12 @@ const (
 	formatShiViz = "shiviz"
 )
 
-// traceText writes world i of worlds (-1: every world) in format; with
-// count > 0, only the window of world i's count events from position from,
-// in JSONL (see package dsim/wasm/window).
-func traceText(worlds []trace.World, i int, format string, from, count int) ([]byte, error) {
+// traceText writes world i of worlds (-1: every world) in format.
+func traceText(worlds []trace.World, i int, format string) ([]byte, error) {
 	if i >= len(worlds) || i < -1 {
 		return nil, fmt.Errorf("the run has no world %d", i+1)
 	}
-	if count > 0 {
-		if i < 0 || format != formatJSONL {
-			return nil, errors.New("a window is of one world, in JSONL")
-		}
-		cut, err := tracewindow.Cut(&worlds[i], from, count)
-		if err != nil {
-			return nil, err
-		}
-		worlds = []trace.World{cut}
-	} else if i >= 0 {
+	if i >= 0 {
 		worlds = worlds[i : i+1]
 	}
 	var b bytes.Buffer
@@ -180,6 +158,30 @@ func traceText(worlds []trace.World, i int, format string, from, count int) ([]b
 		err = fmt.Errorf("unknown trace format %q", format)
 	}
 	return b.Bytes(), err
+}
+
+// WindowAsk is a request for a window of a world (see package
+// dsim/wasm/window): at most Count events naming at most Procs processes,
+// lying as How says with respect to position At.
+type WindowAsk struct {
+	World, At, Count, Procs int
+	How                     tracewindow.How
+}
+
+// windowText writes the window a asks for in JSONL, with its bounds.
+func windowText(worlds []trace.World, a WindowAsk) (b []byte, from, to int, err error) {
+	if a.World < 0 || a.World >= len(worlds) {
+		return nil, 0, 0, fmt.Errorf("the run has no world %d", a.World+1)
+	}
+	w := &worlds[a.World]
+	from, to = tracewindow.Span(w, a.At, a.Count, a.Procs, a.How)
+	cut, err := tracewindow.Cut(w, from, to)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	var buf bytes.Buffer
+	err = trace.WriteJSONL(&buf, []trace.World{cut})
+	return buf.Bytes(), from, to, err
 }
 
 // serveEngine installs globalThis.dsimEngine.run(request, onProgress) for
@@ -219,28 +221,64 @@ func serveEngine() {
 		kept.id, kept.worlds = id, worlds
 		return r.value()
 	})
-	// trace(id, world, format[, from, count]) answers {data: Uint8Array}
-	// or {error}.
+	// trace(request) answers {data: Uint8Array} or {error}, and a
+	// window's bounds {from, to}; the request is the worker protocol's.
 	traceOf := js.FuncOf(func(this js.Value, args []js.Value) any {
-		if len(args) < 3 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber || args[2].Type() != js.TypeString {
-			return map[string]any{"error": "trace wants a run id, a world index and a format"}
+		if len(args) < 1 || args[0].Type() != js.TypeObject {
+			return map[string]any{"error": "trace wants a request"}
 		}
-		if args[0].Int() != kept.id || kept.id == 0 {
+		m := args[0]
+		if id := m.Get("id"); id.Type() != js.TypeNumber || id.Int() != kept.id || kept.id == 0 {
 			return map[string]any{"error": "the engine no longer holds that run"}
 		}
-		from, count := 0, 0
-		if len(args) >= 5 && args[3].Type() == js.TypeNumber && args[4].Type() == js.TypeNumber {
-			from, count = args[3].Int(), args[4].Int()
+		world := m.Get("world")
+		if world.Type() != js.TypeNumber {
+			return map[string]any{"error": "trace wants a world index"}
 		}
-		b, err := traceText(kept.worlds, args[1].Int(), args[2].String(), from, count)
+		var b []byte
+		var err error
+		answer := map[string]any{}
+		if m.Get("window").Truthy() {
+			a, ok := windowAskOf(m)
+			if !ok {
+				return map[string]any{"error": "a window wants numbers at, count and procs, and how: after, before or around"}
+			}
+			var from, to int
+			b, from, to, err = windowText(kept.worlds, a)
+			answer["from"], answer["to"] = from, to
+		} else {
+			b, err = traceText(kept.worlds, world.Int(), stringOr(m.Get("format")))
+		}
 		if err != nil {
 			return map[string]any{"error": err.Error()}
 		}
 		data := js.Global().Get("Uint8Array").New(len(b))
 		js.CopyBytesToJS(data, b)
-		return map[string]any{"data": data}
+		answer["data"] = data
+		return answer
 	})
 	js.Global().Set("dsimEngine", map[string]any{"run": run, "trace": traceOf})
+}
+
+// hows are the names of the window positions in the worker protocol.
+var hows = map[string]tracewindow.How{"after": tracewindow.After, "before": tracewindow.Before, "around": tracewindow.Around}
+
+// windowAskOf reads the window request of a trace message.
+func windowAskOf(m js.Value) (WindowAsk, bool) {
+	a := WindowAsk{World: m.Get("world").Int()}
+	for _, f := range []struct {
+		p    *int
+		name string
+	}{{&a.At, "at"}, {&a.Count, "count"}, {&a.Procs, "procs"}} {
+		v := m.Get(f.name)
+		if v.Type() != js.TypeNumber {
+			return a, false
+		}
+		*f.p = v.Int()
+	}
+	how, ok := hows[stringOr(m.Get("how"))]
+	a.How = how
+	return a, ok
 }
 
 func requestOf(v js.Value) (RunRequest, int) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"dsim/core/trace"
+	tracewindow "dsim/wasm/window"
 )
 
 const bully = `
@@ -133,7 +134,7 @@ func TestOutputCapped(t *testing.T) {
 
 func text(t *testing.T, worlds []trace.World, i int, format string) string {
 	t.Helper()
-	b, err := traceText(worlds, i, format, 0, 0)
+	b, err := traceText(worlds, i, format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,22 +157,24 @@ func TestTraceText(t *testing.T) {
 		world  int
 		format string
 		want   string
-		count  int
-	}{{2, formatJSONL, "no world 3", 0}, {-2, formatJSONL, "no world -1", 0}, {0, "xml", `unknown trace format "xml"`, 0},
-		{-1, formatJSONL, "a window is of one world", 5}, {0, formatShiViz, "a window is of one world", 5}} {
-		if _, err := traceText(worlds, c.world, c.format, 0, c.count); err == nil || !strings.Contains(err.Error(), c.want) {
+	}{{2, formatJSONL, "no world 3"}, {-2, formatJSONL, "no world -1"}, {0, "xml", `unknown trace format "xml"`}} {
+		if _, err := traceText(worlds, c.world, c.format); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("world %d as %s: error %v, want %q", c.world, c.format, err, c.want)
 		}
 	}
 }
 
-// A window of a world is the world's events from a position on, after the
-// earlier events that give its processes their state.
+// A window of a world is the world's events between its bounds, after the
+// earlier events that give its processes their state; a window request
+// names what it wants.
 func TestTraceWindow(t *testing.T) {
 	_, worlds := execute(RunRequest{Src: `local w = sim.world{algorithm = "election.changroberts", n = 8}; w:command(1, "elect"); w:run()`, Seed: 1}, nil)
-	b, err := traceText(worlds, 0, formatJSONL, 20, 10)
+	b, from, to, err := windowText(worlds, WindowAsk{World: 0, At: 20, Count: 10, Procs: 100, How: tracewindow.After})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if from != 20 || to != 30 {
+		t.Fatalf("window [%d, %d), want [20, 30)", from, to)
 	}
 	got, err := trace.ReadJSONL(bytes.NewReader(b))
 	if err != nil || len(got) != 1 {
@@ -190,5 +193,20 @@ func TestTraceWindow(t *testing.T) {
 		if e.Seq >= 20 {
 			t.Errorf("prelude event with seq %d, not before the window", e.Seq)
 		}
+	}
+	if _, _, _, err := windowText(worlds, WindowAsk{World: 1, Count: 10, Procs: 10}); err == nil || !strings.Contains(err.Error(), "no world 2") {
+		t.Errorf("window of world 2: %v", err)
+	}
+	for _, m := range []map[string]any{
+		{"world": 0, "at": 1, "count": 2, "procs": 3, "how": "sideways"},
+		{"world": 0, "at": "1", "count": 2, "procs": 3, "how": "after"},
+		{"world": 0, "count": 2, "procs": 3, "how": "after"},
+	} {
+		if _, ok := windowAskOf(js.ValueOf(m)); ok {
+			t.Errorf("window request %v accepted", m)
+		}
+	}
+	if a, ok := windowAskOf(js.ValueOf(map[string]any{"world": 0, "at": 1, "count": 2, "procs": 3, "how": "around"})); !ok || a != (WindowAsk{At: 1, Count: 2, Procs: 3, How: tracewindow.Around}) {
+		t.Errorf("window request read as %+v, %v", a, ok)
 	}
 }

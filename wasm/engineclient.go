@@ -32,8 +32,12 @@ type Engine struct {
 	// requests it has not answered, by request number.
 	done  int
 	asks  int
-	asked map[int]func(data string, err error)
+	asked map[int]answerFn
 }
+
+// answerFn gets the answer to a trace request: the text, a window's
+// bounds, or why there is none.
+type answerFn func(data string, from, to int, err error)
 
 // NewEngine starts the engine worker.
 func NewEngine(h EngineHandlers) *Engine {
@@ -74,24 +78,26 @@ func (e *Engine) Run(req RunRequest) int {
 // the last finished run, in format ("jsonl" or "shiviz"); fn gets the text
 // or why there is none. A new run or Stop makes the answer an error.
 func (e *Engine) Trace(world int, format string, fn func(data string, err error)) {
-	e.ask(map[string]any{"world": world, "format": format}, fn)
+	e.ask(map[string]any{"world": world, "format": format}, func(data string, _, _ int, err error) { fn(data, err) })
 }
 
-// Window asks the worker for the window of world's count events from
-// position from, as the JSONL of one world that starts with the earlier
-// events its processes' state comes from (see package dsim/wasm/window).
-func (e *Engine) Window(world, from, count int, fn func(data string, err error)) {
-	e.ask(map[string]any{"world": world, "format": "jsonl", "from": from, "count": count}, fn)
+// Window asks the worker for a window of world: at most count events
+// naming at most procs processes, lying as how ("after", "before",
+// "around") says with respect to position at, as the JSONL of one world
+// that starts with the earlier events its processes' state comes from (see
+// package dsim/wasm/window); fn gets it with its bounds.
+func (e *Engine) Window(world, at, count, procs int, how string, fn answerFn) {
+	e.ask(map[string]any{"world": world, "window": true, "at": at, "count": count, "procs": procs, "how": how}, fn)
 }
 
 // ask posts a trace request m, which gets its op, number and run id here.
-func (e *Engine) ask(m map[string]any, fn func(data string, err error)) {
+func (e *Engine) ask(m map[string]any, fn answerFn) {
 	if e.done == 0 || e.running != 0 {
-		fn("", errors.New("no finished run to read"))
+		fn("", 0, 0, errors.New("no finished run to read"))
 		return
 	}
 	if e.asked == nil {
-		e.asked = map[int]func(string, error){}
+		e.asked = map[int]answerFn{}
 	}
 	e.asks++
 	e.asked[e.asks] = fn
@@ -108,10 +114,14 @@ func (e *Engine) answer(m js.Value) {
 		return
 	}
 	if msg := m.Get("error"); msg.Type() == js.TypeString {
-		fn("", errors.New(msg.String()))
+		fn("", 0, 0, errors.New(msg.String()))
 		return
 	}
-	fn(bytesOr(m.Get("data")), nil)
+	from, to := 0, 0
+	if f, t := m.Get("from"), m.Get("to"); f.Type() == js.TypeNumber && t.Type() == js.TypeNumber {
+		from, to = f.Int(), t.Int()
+	}
+	fn(bytesOr(m.Get("data")), from, to, nil)
 }
 
 // dropAsks fails the trace requests a new worker will never answer.
@@ -119,7 +129,7 @@ func (e *Engine) dropAsks() {
 	asked := e.asked
 	e.asked = nil
 	for _, fn := range asked {
-		fn("", errors.New("the run was replaced"))
+		fn("", 0, 0, errors.New("the run was replaced"))
 	}
 }
 

@@ -66,9 +66,10 @@ type app struct {
 	// time it is shown (loaded).
 	worlds []trace.World
 	loaded []bool
-	// windows is, per world above drawLimit, the position of the first
-	// event of the window the page holds or asks for (see windowEvents).
-	windows []int
+	// windows is, per world above drawLimit, the bounds of the window the
+	// page holds (see windowEvents), and want the window it asks for next.
+	windows []span
+	want    []pageWindow
 	// first is the number of events of the world shown that come before
 	// the window, its prelude: the cursor stays after them. 0 for a whole
 	// world.
@@ -467,7 +468,7 @@ func (a *app) showMoment(l *share.Link) {
 	}
 	at, ok := a.cursorAt(l.At)
 	if !ok {
-		a.showWindow(a.world, l.At-windowEvents/2, func(err error) {
+		a.showWindow(a.world, max(l.At-1, 0), "around", func(err error) {
 			if err == nil {
 				a.showMoment(l)
 			}
@@ -656,14 +657,26 @@ func (a *app) onProgress(_ int, events uint64, t int64) {
 }
 
 // drawLimit is the most events of a world the page reads and draws whole.
-// A larger world stays in the engine, which hands the page a window of
-// windowEvents events at a time, with the earlier events that give its
-// processes their state (see package dsim/wasm/window): the page's memory
-// and the time to show a window do not grow with the run.
+// A larger world stays in the engine, which hands the page a window of at
+// most windowEvents events naming at most windowProcs processes at a time,
+// with the earlier events that give those processes their state (see
+// package dsim/wasm/window): the page's memory and the time to show a
+// window do not grow with the run.
 const (
 	drawLimit    = 100_000
 	windowEvents = 20_000
+	windowProcs  = 2_000
 )
+
+// span is a window's bounds, positions in its world: [from, to).
+type span struct{ from, to int }
+
+// pageWindow is a window the page asks for: lying as how ("after",
+// "before", "around") says with respect to position at.
+type pageWindow struct {
+	at  int
+	how string
+}
 
 // onResult shows what the run produced at once: output, checks and the
 // world menu; the world in view is then asked of the engine and drawn.
@@ -672,7 +685,11 @@ func (a *app) onResult(res RunResult) {
 	a.result = &res
 	a.worlds = make([]trace.World, len(res.Worlds))
 	a.loaded = make([]bool, len(res.Worlds))
-	a.windows = make([]int, len(res.Worlds))
+	a.windows = make([]span, len(res.Worlds))
+	a.want = make([]pageWindow, len(res.Worlds))
+	for i := range a.want {
+		a.want[i].how = "after"
+	}
 	for i, w := range res.Worlds {
 		a.worlds[i].Header = trace.Header{World: w.World, Algorithm: w.Algorithm, Seed: w.Seed}
 	}
@@ -759,10 +776,10 @@ func (a *app) revealResults() {
 // windowed reports whether the page reads world i in windows.
 func (a *app) windowed(i int) bool { return a.result.Worlds[i].Events > drawLimit }
 
-// showWindow shows world i's window from position from on, then calls
-// then.
-func (a *app) showWindow(i, from int, then func(error)) {
-	a.windows[i] = min(max(from, 0), max(a.result.Worlds[i].Events-windowEvents, 0))
+// showWindow shows the window of world i that lies as how says with
+// respect to position at, then calls then.
+func (a *app) showWindow(i, at int, how string, then func(error)) {
+	a.want[i] = pageWindow{at, how}
 	a.loaded[i] = false
 	a.showWorld(i, then)
 }
@@ -775,8 +792,7 @@ func (a *app) renderWindow() {
 	if !on {
 		return
 	}
-	from, total := a.windows[a.world], a.result.Worlds[a.world].Events
-	to := from + len(a.r.Events) - a.first
+	from, to, total := a.windows[a.world].from, a.windows[a.world].to, a.result.Worlds[a.world].Events
 	a.el.windowText.SetTextContent(fmt.Sprintf("events %s–%s of %s", fmtInt(from+1), fmtInt(to), fmtInt(total)))
 	setDisabled(a.el.windowPrev, from == 0)
 	setDisabled(a.el.windowNext, to >= total)
@@ -921,11 +937,11 @@ func (a *app) fetchWorld(i, gen int, then func(error)) {
 		a.showError("The trace could not be read: " + err.Error())
 		then(err)
 	}
-	ask := func(fn func(string, error)) { a.eng.Trace(i, "jsonl", fn) }
+	ask := func(fn answerFn) { a.eng.Trace(i, "jsonl", func(text string, err error) { fn(text, 0, 0, err) }) }
 	if a.windowed(i) {
-		ask = func(fn func(string, error)) { a.eng.Window(i, a.windows[i], windowEvents, fn) }
+		ask = func(fn answerFn) { a.eng.Window(i, a.want[i].at, windowEvents, windowProcs, a.want[i].how, fn) }
 	}
-	ask(func(text string, err error) {
+	ask(func(text string, from, to int, err error) {
 		if a.gen != gen {
 			return
 		}
@@ -947,7 +963,7 @@ func (a *app) fetchWorld(i, gen int, then func(error)) {
 				fail(err)
 				return
 			}
-			a.worlds[i], a.loaded[i] = worlds[0], true
+			a.worlds[i], a.loaded[i], a.windows[i] = worlds[0], true, span{from, to}
 			a.el.progressText.SetTextContent("drawing…")
 			a.showWorld(i, then)
 		})
@@ -966,7 +982,7 @@ func (a *app) install(r *replay.Replay, dia *spacetime.Diagram) {
 	if r != nil {
 		a.lay = layout.New(&r.Header, r.Nodes)
 		if a.windowed(a.world) {
-			from := uint64(a.windows[a.world])
+			from := uint64(a.windows[a.world].from)
 			a.first = sort.Search(len(r.Events), func(i int) bool { return r.Events[i].Seq >= from })
 		}
 		if n := len(r.Events); n > 0 {
@@ -1044,7 +1060,7 @@ func (a *app) timeAfter(n int) float64 {
 func (a *app) seqAfter(n int) int {
 	if n <= a.first {
 		if a.first > 0 || a.windowed(a.world) {
-			return a.windows[a.world]
+			return a.windows[a.world].from
 		}
 		return 0
 	}
@@ -1241,8 +1257,8 @@ func (a *app) wireControls() {
 	onClick(a.el.play, a.play)
 	onClick(a.el.pause, a.pause)
 	onClick(a.el.replay, func() {
-		if a.r != nil && a.windowed(a.world) && a.windows[a.world] > 0 {
-			a.showWindow(a.world, 0, func(err error) {
+		if a.r != nil && a.windowed(a.world) && a.windows[a.world].from > 0 {
+			a.showWindow(a.world, 0, "after", func(err error) {
 				if err == nil {
 					a.setCursor(0)
 					a.play()
@@ -1255,9 +1271,9 @@ func (a *app) wireControls() {
 	})
 	// The window before ends where this one starts, so the cursor stays at
 	// its end; the window after starts with the cursor at its start.
-	onClick(a.el.windowPrev, func() { a.showWindow(a.world, a.windows[a.world]-windowEvents, nil) })
+	onClick(a.el.windowPrev, func() { a.showWindow(a.world, a.windows[a.world].from, "before", nil) })
 	onClick(a.el.windowNext, func() {
-		a.showWindow(a.world, a.windows[a.world]+windowEvents, func(err error) {
+		a.showWindow(a.world, a.windows[a.world].to, "after", func(err error) {
 			if err == nil {
 				a.setCursor(a.first)
 				a.followCursor()

@@ -375,8 +375,8 @@ func (a *app) gotoSeq(w int, seq uint64) {
 			}
 		}
 		switch {
-		case a.windowed(i) && !(a.loaded[i] && a.windows[i] <= int(seq) && int(seq) < a.windows[i]+windowEvents):
-			a.showWindow(i, int(seq)-windowEvents/2, show)
+		case a.windowed(i) && !(a.loaded[i] && a.windows[i].from <= int(seq) && int(seq) < a.windows[i].to):
+			a.showWindow(i, int(seq), "around", show)
 		case i != a.world || a.r == nil || a.loading:
 			a.showWorld(i, show)
 		default:

@@ -166,6 +166,31 @@ func (w *World) Len() int {
 	return len(w.Events)
 }
 
+// Count is the number of events of type t of the world.
+func (w *World) Count(t Type) int {
+	if w.Rec != nil {
+		return w.Rec.Count(t)
+	}
+	n := 0
+	for i := range w.Events {
+		if w.Events[i].Type == t {
+			n++
+		}
+	}
+	return n
+}
+
+// End is the time of the world's last event (0 if none).
+func (w *World) End() int64 {
+	if w.Rec != nil {
+		return w.Rec.End()
+	}
+	if n := len(w.Events); n > 0 {
+		return w.Events[n-1].T
+	}
+	return 0
+}
+
 // Each calls fn with every event of the world in order. fn must not keep
 // the pointer: an event from a Recording is reused after fn returns.
 func (w *World) Each(fn func(e *Event)) { w.EachIn(0, w.Len(), fn) }

@@ -309,6 +309,27 @@ func TestRecordingRoundTrip(t *testing.T) {
 	})
 	plain := []World{{Header: w.Header, Events: events}}
 	compact := []World{{Header: w.Header, Rec: rec}}
+	// The recording's counts and end are the events'.
+	for _, typ := range Types() {
+		if a, b := plain[0].Count(typ), compact[0].Count(typ); a != b {
+			t.Errorf("%s: %d events, the recording counts %d", typ, a, b)
+		}
+	}
+	if plain[0].Count(Send) == 0 || plain[0].End() != compact[0].End() || plain[0].End() != events[len(events)-1].T {
+		t.Errorf("ends at %d, the recording says %d, want %d (and some sends)", plain[0].End(), compact[0].End(), events[len(events)-1].T)
+	}
+	// EachIn reads a stretch, across chunks, clamped to the recording.
+	var got []Event
+	compact[0].EachIn(logChunk-2, logChunk+3, func(e *Event) { got = append(got, *e) })
+	if !reflect.DeepEqual(got, events[logChunk-2:logChunk+3]) {
+		t.Errorf("EachIn(%d, %d): %d events, not the recording's", logChunk-2, logChunk+3, len(got))
+	}
+	got = nil
+	plain[0].EachIn(-5, 2, func(e *Event) { got = append(got, *e) })
+	compact[0].EachIn(len(events)-1, len(events)+9, func(e *Event) { got = append(got, *e) })
+	if !reflect.DeepEqual(got, []Event{events[0], events[1], events[len(events)-1]}) {
+		t.Errorf("EachIn past the ends: %d events, want 3", len(got))
+	}
 	for name, write := range map[string]func(io.Writer, []World) error{"jsonl": WriteJSONL, "text": WriteText, "shiviz": WriteShiViz} {
 		var a, b bytes.Buffer
 		if err := write(&a, plain); err != nil {

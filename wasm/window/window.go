@@ -26,28 +26,114 @@ import (
 // window the page can read.
 const MaxPrelude = 200_000
 
-// Cut returns the world made of the prelude and the count events of w from
-// position from (both clamped to the world). Its header lists only the
-// processes the result names, in w's order, with their links among
-// themselves.
-func Cut(w *trace.World, from, count int) (trace.World, error) {
+// How says where a window lies with respect to the position asked for.
+type How int
+
+const (
+	After  How = iota // the window starts at the position
+	Before            // the window ends just before it
+	Around            // the window holds the event at the position, in its middle
+)
+
+// Span chooses the window of at most count events of w that lies as how
+// says with respect to position at, and names at most procs processes
+// (at least one event, whatever it names): a window in a run of a hundred
+// thousand processes where each starts by setting its state would
+// otherwise name thousands, more than the page can draw at once. It
+// returns the window's bounds [from, to).
+func Span(w *trace.World, at, count, procs int, how How) (from, to int) {
+	n := w.Len()
+	at, count, procs = min(max(at, 0), n), max(count, 1), max(procs, 1)
+	switch how {
+	case Before:
+		return back(w, at, count, procs), at
+	case Around:
+		from = back(w, min(at+1, n), (count+1)/2, (procs+1)/2)
+		return from, forth(w, from, count, procs)
+	}
+	return at, forth(w, at, count, procs)
+}
+
+// forth is the end of the window of at most count events from position
+// from that names at most procs processes.
+func forth(w *trace.World, from, count, procs int) int {
+	to := from
+	named := map[int]bool{}
+	full := false
+	w.EachIn(from, from+count, func(e *trace.Event) {
+		if full = full || !fits(named, e, procs); !full {
+			to++
+		}
+	})
+	return to
+}
+
+// back is the start of the window of at most count events ending before
+// position to that names at most procs processes.
+func back(w *trace.World, to, count, procs int) int {
+	var events []trace.Event
+	w.EachIn(to-count, to, func(e *trace.Event) { events = append(events, *e) })
+	named := map[int]bool{}
+	from := to
+	for i := len(events) - 1; i >= 0 && fits(named, &events[i], procs); i-- {
+		from--
+	}
+	return from
+}
+
+// fits adds the processes e names to named, unless that would make more
+// than procs, and reports whether it did; the first event always fits.
+func fits(named map[int]bool, e *trace.Event, procs int) bool {
+	ids := names(e)
+	added := 0
+	for k, id := range ids {
+		if !named[id] && id != trace.NoNode && !slices.Contains(ids[:k], id) {
+			added++
+		}
+	}
+	if len(named)+added > procs && len(named) > 0 {
+		return false
+	}
+	for _, id := range ids {
+		if id != trace.NoNode {
+			named[id] = true
+		}
+	}
+	return true
+}
+
+// names are the processes an event names: its own, and a message's two
+// ends (NoNode for none).
+func names(e *trace.Event) [3]int {
+	switch e.Type {
+	case trace.Send, trace.Deliver, trace.Drop:
+		return [3]int{e.Node, e.From, e.To}
+	}
+	return [3]int{e.Node, trace.NoNode, trace.NoNode}
+}
+
+// Cut returns the world made of the prelude and the events of w from
+// position from to position to (excluded), both clamped to the world. Its
+// header lists only the processes the result names, in w's order, with
+// their links among themselves.
+func Cut(w *trace.World, from, to int) (trace.World, error) {
 	from = min(max(from, 0), w.Len())
-	to := min(from+max(count, 0), w.Len())
+	to = min(max(to, from), w.Len())
 	named := map[int]bool{}
 	sent := map[uint64]bool{} // sends in the window
 	need := map[uint64]bool{} // messages the window delivers or drops, sent before it
 	win := make([]trace.Event, 0, to-from)
 	w.EachIn(from, to, func(e *trace.Event) {
 		win = append(win, *e)
-		if e.Node != trace.NoNode {
-			named[e.Node] = true
+		for _, id := range names(e) {
+			if id != trace.NoNode {
+				named[id] = true
+			}
 		}
 		switch e.Type {
 		case trace.Send:
-			named[e.From], named[e.To] = true, true
 			sent[e.MsgID] = true
 		case trace.Deliver, trace.Drop:
-			named[e.From], named[e.To] = true, true
 			if !sent[e.MsgID] {
 				need[e.MsgID] = true
 			}

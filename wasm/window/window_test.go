@@ -44,7 +44,7 @@ func TestCutStartsFromTheRunsState(t *testing.T) {
 		n := len(w.Events)
 		for _, from := range []int{0, 1, n / 3, n / 2, 2 * n / 3, n - 1, n} {
 			count := n / 4
-			cut, err := Cut(w, from, count)
+			cut, err := Cut(w, from, from+count)
 			if err != nil {
 				t.Fatalf("%s from %d: %v", path, from, err)
 			}
@@ -108,7 +108,7 @@ func TestCutNamesOnlyItsProcesses(t *testing.T) {
 		{Seq: 3, Type: trace.Deliver, Node: 2, From: 1, To: 2, MsgID: 1, Kind: "ELECTION"},
 		{Seq: 4, Type: trace.Send, Node: 2, From: 2, To: 3, MsgID: 2, Kind: "ELECTION"},
 	}}
-	cut, err := Cut(w, 3, 5)
+	cut, err := Cut(w, 3, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,5 +124,57 @@ func TestCutNamesOnlyItsProcesses(t *testing.T) {
 	}
 	if !slices.Equal(seqs, []uint64{0, 1, 3, 4}) { // process 4's state is not the window's
 		t.Errorf("events %v, want seqs [0 1 3 4]", seqs)
+	}
+}
+
+// TestSpan chooses windows on a Chang-Roberts run of 300 processes, where
+// each process starts by setting its state: a window names at most the
+// processes asked for, windows after one another tile the run, and a
+// window before or around a position ends there or holds it.
+func TestSpan(t *testing.T) {
+	src := []byte(`local w = sim.world{algorithm = "election.changroberts", n = 300}; w:command(1, "elect"); w:run()`)
+	res, err := script.Run("cr.lua", src, script.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &res.Worlds[0]
+	n := w.Len()
+	procs := func(from, to int) int {
+		named := map[int]bool{}
+		w.EachIn(from, to, func(e *trace.Event) {
+			for _, id := range names(e) {
+				if id != trace.NoNode {
+					named[id] = true
+				}
+			}
+		})
+		return len(named)
+	}
+	windows := 0
+	for from := 0; from < n; windows++ {
+		f, to := Span(w, from, 500, 40, After)
+		if f != from || to <= from || to-from > 500 || procs(f, to) > 40 {
+			t.Fatalf("window after %d: [%d, %d) naming %d processes", from, f, to, procs(f, to))
+		}
+		if to < n && to-from < 500 && procs(f, to+1) <= 40 {
+			t.Fatalf("window after %d stops at %d though event %d fits", from, to, to)
+		}
+		from = to
+	}
+	if windows < n/500+2 {
+		t.Errorf("%d windows of %d events: the process bound never cut one short", windows, n)
+	}
+	// The window before the second one is the first.
+	_, end := Span(w, 0, 500, 40, After)
+	if f, to := Span(w, end, 500, 40, Before); f != 0 || to != end {
+		t.Errorf("window before [%d, ...): [%d, %d), want [0, %d)", end, f, to, end)
+	}
+	for _, at := range []int{0, 1, n / 2, n - 1, n} {
+		if f, to := Span(w, at, 500, 40, Before); to != at || f > at || procs(f, to) > 40 || (at > 0 && f == at) {
+			t.Errorf("window before %d: [%d, %d)", at, f, to)
+		}
+		if f, to := Span(w, at, 500, 40, Around); (at < n && (f > at || to <= at)) || procs(f, to) > 40 || to-f > 500 {
+			t.Errorf("window around %d: [%d, %d)", at, f, to)
+		}
 	}
 }
