@@ -21,9 +21,10 @@
 //    notes, warnings:[{world,seq,line,text}], output,
 //    reports:[{at,len,cells,numeric}]   the tables report printed, in output
 //    error:{file,line,msg}|null}
-//   {op:"trace", ask, data|error[, from, to]}   data: UTF-8 bytes (a
-//                         Uint8Array, transferred, not copied); a window's
-//                         bounds, positions in the world
+//   {op:"trace", ask, data|error[, from, to, start]}   data: UTF-8 bytes
+//                         (a Uint8Array, transferred, not copied); a
+//                         window's bounds, positions in the world, and the
+//                         time of the run where it starts
 //   {op:"fatal", id, msg}   the engine could not start or died; this worker is done
 // The trace stays here: the page asks for the world it shows, or for a
 // window of it when it is long, and for the whole run only to download it.
@@ -72,7 +73,7 @@ function traceOf(m) {
     a = { error: String(err && err.message || err) };
   }
   a = a || { error: "the engine stopped" }; // a Go runtime that exited answers nothing
-  if (a.data) self.postMessage({ op: "trace", ask: m.ask, data: a.data, from: a.from, to: a.to }, [a.data.buffer]);
+  if (a.data) self.postMessage({ op: "trace", ask: m.ask, data: a.data, from: a.from, to: a.to, start: a.start }, [a.data.buffer]);
   else self.postMessage({ op: "trace", ask: m.ask, error: String(a.error) });
 }
 

@@ -168,20 +168,28 @@ type WindowAsk struct {
 	How                     tracewindow.How
 }
 
-// windowText writes the window a asks for in JSONL, with its bounds.
-func windowText(worlds []trace.World, a WindowAsk) (b []byte, from, to int, err error) {
+// Window is a window of a world in JSONL, with its bounds and the time of
+// the run where it starts.
+type Window struct {
+	JSONL    []byte
+	From, To int
+	Start    int64
+}
+
+// windowText writes the window a asks for.
+func windowText(worlds []trace.World, a WindowAsk) (Window, error) {
 	if a.World < 0 || a.World >= len(worlds) {
-		return nil, 0, 0, fmt.Errorf("the run has no world %d", a.World+1)
+		return Window{}, fmt.Errorf("the run has no world %d", a.World+1)
 	}
 	w := &worlds[a.World]
-	from, to = tracewindow.Span(w, a.At, a.Count, a.Procs, a.How)
+	from, to := tracewindow.Span(w, a.At, a.Count, a.Procs, a.How)
 	cut, err := tracewindow.Cut(w, from, to)
 	if err != nil {
-		return nil, 0, 0, err
+		return Window{}, err
 	}
 	var buf bytes.Buffer
 	err = trace.WriteJSONL(&buf, []trace.World{cut})
-	return buf.Bytes(), from, to, err
+	return Window{JSONL: buf.Bytes(), From: from, To: to, Start: tracewindow.StartTime(w, from)}, err
 }
 
 // serveEngine installs globalThis.dsimEngine.run(request, onProgress) for
@@ -222,7 +230,8 @@ func serveEngine() {
 		return r.value()
 	})
 	// trace(request) answers {data: Uint8Array} or {error}, and a
-	// window's bounds {from, to}; the request is the worker protocol's.
+	// window's bounds and start time {from, to, start}; the request is the
+	// worker protocol's.
 	traceOf := js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeObject {
 			return map[string]any{"error": "trace wants a request"}
@@ -243,9 +252,9 @@ func serveEngine() {
 			if !ok {
 				return map[string]any{"error": "a window wants numbers at, count and procs, and how: after, before or around"}
 			}
-			var from, to int
-			b, from, to, err = windowText(kept.worlds, a)
-			answer["from"], answer["to"] = from, to
+			var win Window
+			win, err = windowText(kept.worlds, a)
+			b, answer["from"], answer["to"], answer["start"] = win.JSONL, win.From, win.To, float64(win.Start)
 		} else {
 			b, err = traceText(kept.worlds, world.Int(), stringOr(m.Get("format")))
 		}

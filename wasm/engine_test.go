@@ -169,14 +169,14 @@ func TestTraceText(t *testing.T) {
 // names what it wants.
 func TestTraceWindow(t *testing.T) {
 	_, worlds := execute(RunRequest{Src: `local w = sim.world{algorithm = "election.changroberts", n = 8}; w:command(1, "elect"); w:run()`, Seed: 1}, nil)
-	b, from, to, err := windowText(worlds, WindowAsk{World: 0, At: 20, Count: 10, Procs: 100, How: tracewindow.After})
+	win, err := windowText(worlds, WindowAsk{World: 0, At: 20, Count: 10, Procs: 100, How: tracewindow.After})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if from != 20 || to != 30 {
-		t.Fatalf("window [%d, %d), want [20, 30)", from, to)
+	if win.From != 20 || win.To != 30 || win.Start != tracewindow.StartTime(&worlds[0], 20) {
+		t.Fatalf("window [%d, %d) from t=%d, want [20, 30)", win.From, win.To, win.Start)
 	}
-	got, err := trace.ReadJSONL(bytes.NewReader(b))
+	got, err := trace.ReadJSONL(bytes.NewReader(win.JSONL))
 	if err != nil || len(got) != 1 {
 		t.Fatalf("window: %d worlds, %v", len(got), err)
 	}
@@ -194,7 +194,7 @@ func TestTraceWindow(t *testing.T) {
 			t.Errorf("prelude event with seq %d, not before the window", e.Seq)
 		}
 	}
-	if _, _, _, err := windowText(worlds, WindowAsk{World: 1, Count: 10, Procs: 10}); err == nil || !strings.Contains(err.Error(), "no world 2") {
+	if _, err := windowText(worlds, WindowAsk{World: 1, Count: 10, Procs: 10}); err == nil || !strings.Contains(err.Error(), "no world 2") {
 		t.Errorf("window of world 2: %v", err)
 	}
 	for _, m := range []map[string]any{

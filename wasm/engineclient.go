@@ -35,9 +35,16 @@ type Engine struct {
 	asked map[int]answerFn
 }
 
-// answerFn gets the answer to a trace request: the text, a window's
-// bounds, or why there is none.
-type answerFn func(data string, from, to int, err error)
+// answerFn gets the answer to a trace request: the text and, for a
+// window, its span; or why there is none.
+type answerFn func(data string, win span, err error)
+
+// span is a window's bounds, positions in its world ([from, to)), and the
+// time of the run where it starts.
+type span struct {
+	from, to int
+	start    int64
+}
 
 // NewEngine starts the engine worker.
 func NewEngine(h EngineHandlers) *Engine {
@@ -78,7 +85,7 @@ func (e *Engine) Run(req RunRequest) int {
 // the last finished run, in format ("jsonl" or "shiviz"); fn gets the text
 // or why there is none. A new run or Stop makes the answer an error.
 func (e *Engine) Trace(world int, format string, fn func(data string, err error)) {
-	e.ask(map[string]any{"world": world, "format": format}, func(data string, _, _ int, err error) { fn(data, err) })
+	e.ask(map[string]any{"world": world, "format": format}, func(data string, _ span, err error) { fn(data, err) })
 }
 
 // Window asks the worker for a window of world: at most count events
@@ -93,7 +100,7 @@ func (e *Engine) Window(world, at, count, procs int, how string, fn answerFn) {
 // ask posts a trace request m, which gets its op, number and run id here.
 func (e *Engine) ask(m map[string]any, fn answerFn) {
 	if e.done == 0 || e.running != 0 {
-		fn("", 0, 0, errors.New("no finished run to read"))
+		fn("", span{}, errors.New("no finished run to read"))
 		return
 	}
 	if e.asked == nil {
@@ -114,14 +121,14 @@ func (e *Engine) answer(m js.Value) {
 		return
 	}
 	if msg := m.Get("error"); msg.Type() == js.TypeString {
-		fn("", 0, 0, errors.New(msg.String()))
+		fn("", span{}, errors.New(msg.String()))
 		return
 	}
-	from, to := 0, 0
-	if f, t := m.Get("from"), m.Get("to"); f.Type() == js.TypeNumber && t.Type() == js.TypeNumber {
-		from, to = f.Int(), t.Int()
+	var win span
+	if f, t, s := m.Get("from"), m.Get("to"), m.Get("start"); f.Type() == js.TypeNumber && t.Type() == js.TypeNumber && s.Type() == js.TypeNumber {
+		win = span{f.Int(), t.Int(), int64(s.Float())}
 	}
-	fn(bytesOr(m.Get("data")), from, to, nil)
+	fn(bytesOr(m.Get("data")), win, nil)
 }
 
 // dropAsks fails the trace requests a new worker will never answer.
@@ -129,7 +136,7 @@ func (e *Engine) dropAsks() {
 	asked := e.asked
 	e.asked = nil
 	for _, fn := range asked {
-		fn("", 0, 0, errors.New("the run was replaced"))
+		fn("", span{}, errors.New("the run was replaced"))
 	}
 }
 

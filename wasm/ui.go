@@ -668,9 +668,6 @@ const (
 	windowProcs  = 2_000
 )
 
-// span is a window's bounds, positions in its world: [from, to).
-type span struct{ from, to int }
-
 // pageWindow is a window the page asks for: lying as how ("after",
 // "before", "around") says with respect to position at.
 type pageWindow struct {
@@ -937,11 +934,11 @@ func (a *app) fetchWorld(i, gen int, then func(error)) {
 		a.showError("The trace could not be read: " + err.Error())
 		then(err)
 	}
-	ask := func(fn answerFn) { a.eng.Trace(i, "jsonl", func(text string, err error) { fn(text, 0, 0, err) }) }
+	ask := func(fn answerFn) { a.eng.Trace(i, "jsonl", func(text string, err error) { fn(text, span{}, err) }) }
 	if a.windowed(i) {
 		ask = func(fn answerFn) { a.eng.Window(i, a.want[i].at, windowEvents, windowProcs, a.want[i].how, fn) }
 	}
-	ask(func(text string, from, to int, err error) {
+	ask(func(text string, win span, err error) {
 		if a.gen != gen {
 			return
 		}
@@ -963,7 +960,7 @@ func (a *app) fetchWorld(i, gen int, then func(error)) {
 				fail(err)
 				return
 			}
-			a.worlds[i], a.loaded[i], a.windows[i] = worlds[0], true, span{from, to}
+			a.worlds[i], a.loaded[i], a.windows[i] = worlds[0], true, win
 			a.el.progressText.SetTextContent("drawing…")
 			a.showWorld(i, then)
 		})
@@ -1047,7 +1044,10 @@ func (a *app) setCursor(n int) {
 
 // timeAfter is the time of the run after its first n events.
 func (a *app) timeAfter(n int) float64 {
-	if n == 0 {
+	if n <= a.first {
+		if a.windowed(a.world) {
+			return float64(a.windows[a.world].start) // the prelude's last event is older
+		}
 		return 0
 	}
 	return float64(a.r.Events[n-1].T)
@@ -1059,7 +1059,7 @@ func (a *app) timeAfter(n int) float64 {
 // the run up to the window.
 func (a *app) seqAfter(n int) int {
 	if n <= a.first {
-		if a.first > 0 || a.windowed(a.world) {
+		if a.windowed(a.world) {
 			return a.windows[a.world].from
 		}
 		return 0

@@ -105,6 +105,23 @@ test("a world too large to read whole is shown in windows, from the state the pr
   await page.keyboard.press("Home");
   const rows = await page.locator("#state tbody tr").evaluateAll((rs) => rs.slice(0, 20).map((r) => r.textContent));
   assert.ok(rows.length === 20 && rows.every((r) => /(follower|candidate|leader)/.test(r)), rows.join(" | "));
+  // A share link made here names positions in the whole run, and opens
+  // the same window at the same moment.
+  const time = await page.locator("#time").textContent();
+  await page.click("#share");
+  const link = await page.locator("#share-url").inputValue();
+  const [, at, sel] = link.match(/&at=(\d+)&sel=(\d+)$/);
+  assert.equal(sel, seq);
+  assert.ok(Number(at) > 1_200_000, `at=${at}`);
+  const other = await pg.open(t);
+  await other.goto("about:blank");
+  await other.goto(link);
+  await other.waitForFunction(() => document.body.dataset.run === "done" && /shared moment/.test(document.querySelector("#status").textContent), null, { timeout: 120_000 });
+  assert.equal(await other.locator("#time").textContent(), time);
+  // the window around the moment
+  const [, from, to] = digits(await other.locator("#window-text").textContent()).match(/^events (\d+)–(\d+) of/);
+  assert.ok(Number(from) <= Number(at) && Number(at) <= Number(to), `${at} outside the window ${from}–${to}`);
+  assert.ok(await other.locator("#log tr.selected").count() === 1);
   await page.screenshot({ path: artifact("cr-1e5-1440.png") });
 });
 

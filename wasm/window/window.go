@@ -112,6 +112,14 @@ func names(e *trace.Event) [3]int {
 	return [3]int{e.Node, trace.NoNode, trace.NoNode}
 }
 
+// StartTime is the time of w's run just before position from: the time
+// of the event before it, or 0.
+func StartTime(w *trace.World, from int) int64 {
+	var t int64
+	w.EachIn(from-1, from, func(e *trace.Event) { t = e.T })
+	return t
+}
+
 // Cut returns the world made of the prelude and the events of w from
 // position from to position to (excluded), both clamped to the world. Its
 // header lists only the processes the result names, in w's order, with

@@ -58,6 +58,12 @@ func TestCutStartsFromTheRunsState(t *testing.T) {
 					t.Fatalf("%s from %d: prelude event %+v is not an event of the run before the window", path, from, e)
 				}
 			}
+			if want := int64(0); from > 0 {
+				want = w.Events[from-1].T
+				if got := StartTime(w, from); got != want {
+					t.Errorf("%s: the time before event %d is %d, want %d", path, from, got, want)
+				}
+			}
 			part := replay.New(&cut, 0)
 			got, want := part.At(prelude), whole.At(from)
 			for p, id := range part.Nodes {
