@@ -1,0 +1,148 @@
+// Package overview condenses a whole run into a small grid for the strip
+// above the space-time diagram past a few dozen processes: time runs along
+// the columns, the processes, in the diagram's row order, are grouped into
+// bands of consecutive rows, and each cell counts the events that fall in
+// it. The strip shades the cells by count, marks the failed checks, and
+// maps a click on a cell back to a time and a row.
+//
+// It is plain Go over trace events, with no dependency on the page or on
+// a replay, so that it is tested natively and can run wherever a trace is.
+package overview
+
+import (
+	"math"
+	"strconv"
+
+	"dsim/core/trace"
+)
+
+// Grid is the count of a run's events per band of rows and column of time.
+type Grid struct {
+	Rows, Bands, Cols int
+	T0, T1            int64   // the times of the first column's start and the last column's
+	Counts            []int32 // by band*Cols + col
+	Max               int32   // the largest count
+	// Fails are the columns holding a failed check, ascending, each once.
+	Fails []int
+}
+
+// Build counts events into at most bands bands of rows (as many as there
+// are rows when fewer) and cols columns of time from t0 to t1 inclusive.
+// rowOf is an event's process's row, from 0 to rows-1, or -1 for an event
+// at no process (the scenario's checks and logs), which only a failed
+// check's tick shows. Events outside [t0, t1] count in the nearest
+// column. Events come in time order, as in a trace.
+//
+// It is one pass over the events with two allocations, for it runs over
+// whole traces in WebAssembly.
+func Build(events []trace.Event, rowOf func(node int) int, rows int, t0, t1 int64, bands, cols int) *Grid {
+	cols = max(cols, 1)
+	g := &Grid{Rows: max(rows, 0), Bands: min(max(bands, 1), max(rows, 0)), Cols: cols, T0: t0, T1: max(t1, t0)}
+	g.Counts = make([]int32, g.Bands*cols)
+	for i := range events {
+		e := &events[i]
+		c := g.Col(e.T)
+		if e.Type == trace.Check && !e.Pass {
+			if n := len(g.Fails); n == 0 || g.Fails[n-1] != c {
+				g.Fails = append(g.Fails, c)
+			}
+		}
+		if e.Node == trace.NoNode {
+			continue
+		}
+		r := rowOf(e.Node)
+		if r < 0 || r >= g.Rows {
+			continue
+		}
+		k := g.BandOf(r)*cols + c
+		g.Counts[k]++
+		g.Max = max(g.Max, g.Counts[k])
+	}
+	return g
+}
+
+// units is the time a column covers: the span holds t1 itself, so that
+// the last time has a column and t0 == t1 is no division by zero.
+func (g *Grid) units() float64 { return float64(g.T1-g.T0+1) / float64(g.Cols) }
+
+// X is where time t falls along the columns, from 0 (t0) to Cols (just
+// after t1): the column of t is its integer part.
+func (g *Grid) X(t float64) float64 { return (t - float64(g.T0)) / g.units() }
+
+// Col is the column of time t, kept inside the grid.
+func (g *Grid) Col(t int64) int {
+	return min(max(int(math.Floor(g.X(float64(t)))), 0), g.Cols-1)
+}
+
+// T is the time at x along the columns, the inverse of X.
+func (g *Grid) T(x float64) float64 { return float64(g.T0) + x*g.units() }
+
+// BandOf is the band that row r is in: the rows share the bands evenly, in
+// order.
+func (g *Grid) BandOf(r int) int { return r * g.Bands / g.Rows }
+
+// RowsOf is the rows [lo, hi) of band b, the inverse of BandOf.
+func (g *Grid) RowsOf(b int) (lo, hi int) {
+	// the first row r with r*Bands/Rows >= b
+	first := func(b int) int { return (b*g.Rows + g.Bands - 1) / g.Bands }
+	return first(b), first(b + 1)
+}
+
+// Y is where row r starts along the bands, from 0 to Bands: rows are a
+// fraction of a band each when there are more rows than bands.
+func (g *Grid) Y(r int) float64 {
+	if g.Rows == 0 {
+		return 0
+	}
+	return float64(r) * float64(g.Bands) / float64(g.Rows)
+}
+
+// Level is the shade of count n out of levels: 0 for no event, up to
+// levels-1 for the busiest cells, on a logarithmic scale so that the
+// cells of a few events stand out from the empty ones next to a hot spot.
+func (g *Grid) Level(n int32, levels int) int {
+	if n <= 0 || g.Max <= 0 || levels < 2 {
+		return 0
+	}
+	l := 1 + int(float64(levels-1)*math.Log1p(float64(n))/math.Log1p(float64(g.Max)))
+	return min(l, levels-1)
+}
+
+// Paths are the cells of each shade from 1 to levels-1 (index 0 is
+// empty), as SVG path data in grid units: a column is 1 wide, a band 1
+// high, and cells of one shade next to each other in a band are one
+// rectangle.
+func (g *Grid) Paths(levels int) []string {
+	out := make([]string, max(levels, 1))
+	bufs := make([][]byte, len(out))
+	for b := range g.Bands {
+		row := g.Counts[b*g.Cols : (b+1)*g.Cols]
+		for c := 0; c < g.Cols; {
+			l, end := g.Level(row[c], levels), c+1
+			for end < g.Cols && g.Level(row[end], levels) == l {
+				end++
+			}
+			if l > 0 {
+				bufs[l] = rect(bufs[l], c, b, end-c)
+			}
+			c = end
+		}
+	}
+	for l := range bufs {
+		out[l] = string(bufs[l])
+	}
+	return out
+}
+
+// rect appends a rectangle w columns wide and one band high.
+func rect(b []byte, x, y, w int) []byte {
+	b = append(b, 'M')
+	b = strconv.AppendInt(b, int64(x), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(y), 10)
+	b = append(b, 'h')
+	b = strconv.AppendInt(b, int64(w), 10)
+	b = append(b, "v1h"...)
+	b = strconv.AppendInt(b, int64(-w), 10)
+	return append(b, 'z')
+}
