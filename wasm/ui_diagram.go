@@ -102,8 +102,6 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 	}
 	tools.AppendChild(el("span", "dhint", "wheel: zoom · drag: pan · click an event: its causal past and future"))
 	root.AppendChild(tools)
-	d.strip = newStripView(d)
-	root.AppendChild(d.strip.box)
 
 	s := rawSVG("svg", "class", "st", "tabindex", "0", "role", "img", "aria-label", "space-time diagram")
 	d.svg = s
@@ -147,6 +145,10 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		*l.v = add(l.tag, "class", l.class)
 	}
 	root.Underlying().Call("appendChild", s)
+	// after the plot, so that "#diagram svg" is still the plot's; the
+	// style sheet puts it above
+	d.strip = newStripView(d)
+	root.AppendChild(d.strip.box)
 	d.tip = el("div", "tip", "").Underlying()
 	d.tip.Set("hidden", true)
 	root.Underlying().Call("appendChild", d.tip)

@@ -9,14 +9,17 @@ package main
 // failed checks, the cursor, and a frame around what the diagram shows.
 // A click or drag on it moves the diagram there; arrow keys pan it.
 //
-// The cells are drawn once per world shown; a frame moves only the cursor
-// and the frame. The strip's SVG stretches the grid to its size (the view
-// box is the grid, one unit a column or a band), so that it needs no
-// redraw when the page's width changes.
+// The cells are painted once per world shown, a pixel each on a canvas
+// the page stretches to the strip; a frame moves only the cursor and the
+// frame, elements placed in percent of the strip. So the strip needs no
+// redraw when the page's width changes, and "#diagram svg" is still the
+// diagram's one SVG.
 
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -26,49 +29,57 @@ import (
 )
 
 const (
-	stripCols   = 240 // columns of time
-	stripBands  = 40  // bands of rows, at most
-	stripLevels = 4   // shades, the first of which is no event
+	stripCols  = 240 // columns of time
+	stripBands = 40  // bands of rows, at most
 )
 
 type stripView struct {
 	d      *diagramView
 	box    dom.Element // the focusable slider, hidden up to FoldMin processes
-	svg    js.Value
-	shades [stripLevels]js.Value // 0 unused: no event is the background
-	fails  js.Value
-	frame  js.Value // what the diagram shows
+	canvas js.Value
+	fails  dom.Element // a tick per column with a failed check
+	frame  js.Value    // what the diagram shows
 	cursor js.Value
 	g      *overview.Grid // nil: no strip
+	pixels []byte
 	drag   bool
 }
 
 func newStripView(d *diagramView) *stripView {
-	s := &stripView{d: d, box: el("div", "overview", "")}
+	s := &stripView{d: d, box: el("div", "overview", ""), fails: el("div", "fails", "")}
 	s.box.SetAttribute("tabindex", "0")
 	s.box.SetAttribute("role", "slider")
 	s.box.SetAttribute("aria-valuemin", "0")
 	show(s.box, false)
-	s.svg = rawSVG("svg", "preserveAspectRatio", "none", "aria-hidden", "true")
-	s.svg.Call("append", rawSVG("rect", "class", "bg", "width", "100%", "height", "100%"))
-	for l := 1; l < stripLevels; l++ {
-		s.shades[l] = rawSVG("path", "class", "shade l"+itoa(l))
-		s.svg.Call("append", s.shades[l])
-	}
-	// strokes keep their width however the view box is stretched
-	s.fails = rawSVG("path", "class", "fails", "vector-effect", "non-scaling-stroke")
-	s.frame = rawSVG("rect", "class", "window", "vector-effect", "non-scaling-stroke")
-	s.cursor = rawSVG("line", "class", "cursor", "vector-effect", "non-scaling-stroke")
-	s.svg.Call("append", s.fails, s.frame, s.cursor)
-	s.box.Underlying().Call("append", s.svg)
+	s.canvas = el("canvas", "", "").Underlying()
+	s.canvas.Call("setAttribute", "aria-hidden", "true")
+	s.frame = el("div", "window", "").Underlying()
+	s.cursor = el("div", "cursor", "").Underlying()
+	s.box.Underlying().Call("append", s.canvas, s.fails.Underlying(), s.frame, s.cursor)
 	s.wire()
 	return s
 }
 
-// build draws the run of dia (nil: none) in the strip, or hides it when
+// shades are the colours of the cells by level, the first (no event)
+// transparent, from the style sheet's --shade1, --shade2... (#rrggbb).
+func (s *stripView) shades() [][4]byte {
+	css := js.Global().Call("getComputedStyle", s.box.Underlying())
+	out := [][4]byte{{}}
+	for l := 1; ; l++ {
+		c := strings.TrimSpace(css.Call("getPropertyValue", "--shade"+itoa(l)).String())
+		v, err := strconv.ParseUint(strings.TrimPrefix(c, "#"), 16, 32)
+		if len(c) != 7 || err != nil {
+			return out
+		}
+		out = append(out, [4]byte{byte(v >> 16), byte(v >> 8), byte(v), 255})
+	}
+}
+
+// build paints the run of dia (nil: none) in the strip, or hides it when
 // the diagram has rows enough for every process.
 func (s *stripView) build(dia *spacetime.Diagram) {
 	s.g = nil
+	empty(s.fails)
 	if dia == nil || len(dia.R.Nodes) <= spacetime.FoldMin {
 		show(s.box, false)
 		return
@@ -82,19 +93,24 @@ func (s *stripView) build(dia *spacetime.Diagram) {
 	}
 	g := overview.Build(r.Events, rowOf, len(r.Nodes), 0, dia.EndT, stripBands, stripCols)
 	s.g = g
-	s.svg.Call("setAttribute", "viewBox", fmt.Sprintf("0 0 %d %d", g.Cols, g.Bands))
-	for l, d := range g.Paths(stripLevels)[1:] {
-		s.shades[l+1].Call("setAttribute", "d", d)
-	}
-	var fails []byte
+	s.pixels = g.Paint(s.pixels, s.shades())
+	data := js.Global().Get("Uint8ClampedArray").New(len(s.pixels))
+	js.CopyBytesToJS(data, s.pixels)
+	s.canvas.Set("width", g.Cols)
+	s.canvas.Set("height", g.Bands)
+	s.canvas.Call("getContext", "2d").Call("putImageData", js.Global().Get("ImageData").New(data, g.Cols, g.Bands), 0, 0)
 	for _, c := range g.Fails {
-		fails = fmt.Appendf(fails, "M%g 0V%d", float64(c)+0.5, g.Bands)
+		tick := el("i", "", "")
+		tick.Underlying().Get("style").Set("left", pct(float64(c)+0.5, float64(g.Cols)))
+		s.fails.AppendChild(tick)
 	}
-	s.fails.Call("setAttribute", "d", string(fails))
 	s.box.SetAttribute("aria-label", fmt.Sprintf("overview of the run: %d processes, t=0..%d", len(r.Nodes), dia.EndT))
 	s.box.SetAttribute("aria-valuemax", fmt.Sprint(dia.EndT))
 	show(s.box, true)
 }
+
+// pct is x out of whole, in percent for a style.
+func pct(x, whole float64) string { return strconv.FormatFloat(100*x/whole, 'f', 2, 64) + "%" }
 
 // show moves the cursor to time t and the frame to the diagram's window:
 // its time, and the rows in its plot.
@@ -104,22 +120,18 @@ func (s *stripView) show(v *spacetime.Viewport, dia *spacetime.Diagram, t int64)
 		return
 	}
 	t0, t1 := v.T(v.Left), v.T(v.Left+v.Width)
-	cols := float64(g.Cols)
+	cols, bands := float64(g.Cols), float64(g.Bands)
 	x0, x1 := math.Max(0, g.X(t0)), math.Min(cols, g.X(t1))
 	lo, hi := dia.Shown(v)
-	y0, y1 := g.Y(lo), g.Y(hi)
-	for _, kv := range [][2]string{
-		{"x", f1(x0)}, {"width", f1(math.Max(0, x1-x0))}, {"y", f1(y0)}, {"height", f1(y1 - y0)},
-	} {
-		s.frame.Call("setAttribute", kv[0], kv[1])
-	}
-	cx := ftoa(g.X(float64(t)))
-	for _, kv := range [][2]string{{"x1", cx}, {"x2", cx}, {"y1", "0"}, {"y2", itoa(g.Bands)}} {
-		s.cursor.Call("setAttribute", kv[0], kv[1])
-	}
+	st := s.frame.Get("style")
+	st.Set("left", pct(x0, cols))
+	st.Set("width", pct(math.Max(0, x1-x0), cols))
+	st.Set("top", pct(g.Y(lo), bands))
+	st.Set("height", pct(g.Y(hi)-g.Y(lo), bands))
+	s.cursor.Get("style").Set("left", pct(math.Min(g.X(float64(t)), cols), cols))
 	mid := int64(math.Round((t0 + t1) / 2))
 	s.box.SetAttribute("aria-valuenow", fmt.Sprint(min(max(mid, g.T0), g.T1)))
-	s.box.SetAttribute("aria-valuetext", fmt.Sprintf("t=%d..%d, processes %d to %d shown", int64(math.Round(t0)), int64(math.Round(t1)), lo+1, hi))
+	s.box.SetAttribute("aria-valuetext", fmt.Sprintf("t=%d..%d, processes %d to %d of %d shown", int64(math.Round(t0)), int64(math.Round(t1)), lo+1, hi, g.Rows))
 }
 
 // moveTo centres the diagram's window on the time at fraction fx of the
@@ -141,7 +153,7 @@ func (s *stripView) moveTo(fx, fy float64) {
 
 // point moves the diagram to where a pointer event is on the strip.
 func (s *stripView) point(ev js.Value) {
-	r := s.svg.Call("getBoundingClientRect")
+	r := s.canvas.Call("getBoundingClientRect")
 	w, h := r.Get("width").Float(), r.Get("height").Float()
 	if w <= 0 || h <= 0 {
 		return

@@ -11,7 +11,6 @@ package overview
 
 import (
 	"math"
-	"strconv"
 
 	"dsim/core/trace"
 )
@@ -108,41 +107,18 @@ func (g *Grid) Level(n int32, levels int) int {
 	return min(l, levels-1)
 }
 
-// Paths are the cells of each shade from 1 to levels-1 (index 0 is
-// empty), as SVG path data in grid units: a column is 1 wide, a band 1
-// high, and cells of one shade next to each other in a band are one
-// rectangle.
-func (g *Grid) Paths(levels int) []string {
-	out := make([]string, max(levels, 1))
-	bufs := make([][]byte, len(out))
-	for b := range g.Bands {
-		row := g.Counts[b*g.Cols : (b+1)*g.Cols]
-		for c := 0; c < g.Cols; {
-			l, end := g.Level(row[c], levels), c+1
-			for end < g.Cols && g.Level(row[end], levels) == l {
-				end++
-			}
-			if l > 0 {
-				bufs[l] = rect(bufs[l], c, b, end-c)
-			}
-			c = end
-		}
+// Paint fills an RGBA image of the grid, Cols pixels wide and Bands high,
+// one pixel a cell (a canvas's ImageData, which the page stretches), with
+// colours[l] where the cell's Level out of len(colours) is l. It reuses
+// dst when it is large enough.
+func (g *Grid) Paint(dst []byte, colours [][4]byte) []byte {
+	n := 4 * g.Cols * g.Bands
+	if cap(dst) < n {
+		dst = make([]byte, n)
 	}
-	for l := range bufs {
-		out[l] = string(bufs[l])
+	dst = dst[:n]
+	for k, c := range g.Counts {
+		copy(dst[4*k:4*k+4], colours[g.Level(c, len(colours))][:])
 	}
-	return out
-}
-
-// rect appends a rectangle w columns wide and one band high.
-func rect(b []byte, x, y, w int) []byte {
-	b = append(b, 'M')
-	b = strconv.AppendInt(b, int64(x), 10)
-	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(y), 10)
-	b = append(b, 'h')
-	b = strconv.AppendInt(b, int64(w), 10)
-	b = append(b, "v1h"...)
-	b = strconv.AppendInt(b, int64(-w), 10)
-	return append(b, 'z')
+	return dst
 }

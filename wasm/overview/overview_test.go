@@ -87,8 +87,8 @@ func TestEmptyAndDegenerate(t *testing.T) {
 	if g.Bands != 0 || len(g.Counts) != 0 || g.Max != 0 {
 		t.Errorf("empty world: %+v", g)
 	}
-	if p := g.Paths(4); p[1]+p[2]+p[3] != "" {
-		t.Errorf("empty world drew %q", p)
+	if img := g.Paint(nil, [][4]byte{{}, {}}); len(img) != 0 {
+		t.Errorf("empty world painted %d bytes", len(img))
 	}
 
 	// one process, every event at time 5: t0 == t1
@@ -150,7 +150,7 @@ func TestMapping(t *testing.T) {
 	}
 }
 
-func TestLevelsAndPaths(t *testing.T) {
+func TestLevelsAndPaint(t *testing.T) {
 	// band 0: 1, 1, 0, 100 events; band 1: 100 in the first column
 	var events []trace.Event
 	events = append(events, at(0, 0), at(1, 0))
@@ -161,10 +161,18 @@ func TestLevelsAndPaths(t *testing.T) {
 	if g.Level(0, 4) != 0 || g.Level(1, 4) != 1 || g.Level(100, 4) != 3 || g.Level(10, 4) != 2 {
 		t.Errorf("levels of 0, 1, 10, 100: %d %d %d %d", g.Level(0, 4), g.Level(1, 4), g.Level(10, 4), g.Level(100, 4))
 	}
-	p := g.Paths(4)
-	// the two cells of one event each make one rectangle
-	if want := []string{"", "M0 0h2v1h-2z", "", "M3 0h1v1h-1zM0 1h1v1h-1z"}; !slices.Equal(p, want) {
-		t.Errorf("paths %q, want %q", p, want)
+	// the pixels, a band a line
+	colours := [][4]byte{{0, 0, 0, 0}, {1, 1, 1, 255}, {2, 2, 2, 255}, {3, 3, 3, 255}}
+	img := g.Paint(make([]byte, 3), colours)
+	var got []byte
+	for k := 0; k < len(img); k += 4 {
+		got = append(got, img[k])
+	}
+	if want := []byte{1, 1, 0, 3, 3, 0, 0, 0}; len(img) != 4*8 || !slices.Equal(got, want) {
+		t.Errorf("%d bytes, cells of shades %v, want 32, %v", len(img), got, want)
+	}
+	if again := g.Paint(img, colours); &again[0] != &img[0] {
+		t.Error("Paint did not reuse a buffer large enough")
 	}
 }
 
