@@ -162,6 +162,7 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		d.linear = !d.linear
 		collapse.SetAttribute("aria-pressed", fmt.Sprint(!d.linear))
 		d.fitted = false // the whole run, in the new time
+		d.strip.build(d.a.dia)
 		d.dirty()
 	})
 	onClick(byID("fold"), func() {

@@ -91,7 +91,7 @@ func (s *stripView) build(dia *spacetime.Diagram) {
 		}
 		return -1
 	}
-	g := overview.Build(r.Events, rowOf, len(r.Nodes), 0, dia.EndT, stripBands, stripCols)
+	g := overview.Build(r.Events, rowOf, len(r.Nodes), s.scale(dia), stripBands, stripCols)
 	s.g = g
 	s.pixels = g.Paint(s.pixels, s.shades())
 	data := js.Global().Get("Uint8ClampedArray").New(len(s.pixels))
@@ -108,6 +108,25 @@ func (s *stripView) build(dia *spacetime.Diagram) {
 	s.box.SetAttribute("aria-valuemax", fmt.Sprint(dia.EndT))
 	show(s.box, true)
 }
+
+// scale is the strip's time: the diagram's fitted to the whole run where
+// it collapses idle stretches (its "≈" button), else linear.
+func (s *stripView) scale(dia *spacetime.Diagram) overview.Scale {
+	if s.d.linear {
+		return overview.Linear{T0: 0, T1: dia.EndT}
+	}
+	dia.Collapse = true
+	// before the plot is measured, a phone's width
+	v := dia.Fit(0, max(s.d.sizeW-s.d.gutter, 300), 0, 1)
+	return fitScale{&v}
+}
+
+// fitScale is the time of a viewport that shows the whole run (Fit), as a
+// fraction of its plot's width.
+type fitScale struct{ v *spacetime.Viewport }
+
+func (f fitScale) Frac(t float64) float64 { return (f.v.X(t) - f.v.Left) / f.v.Width }
+func (f fitScale) Time(x float64) float64 { return f.v.T(f.v.Left + x*f.v.Width) }
 
 // pct is x out of whole, in percent for a style.
 func pct(x, whole float64) string { return strconv.FormatFloat(100*x/whole, 'f', 2, 64) + "%" }
@@ -130,7 +149,7 @@ func (s *stripView) show(v *spacetime.Viewport, dia *spacetime.Diagram, t int64)
 	st.Set("height", pct(g.Y(hi)-g.Y(lo), bands))
 	s.cursor.Get("style").Set("left", pct(math.Min(g.X(float64(t)), cols), cols))
 	mid := int64(math.Round((t0 + t1) / 2))
-	s.box.SetAttribute("aria-valuenow", fmt.Sprint(min(max(mid, g.T0), g.T1)))
+	s.box.SetAttribute("aria-valuenow", fmt.Sprint(min(max(mid, 0), dia.EndT)))
 	s.box.SetAttribute("aria-valuetext", fmt.Sprintf("t=%d..%d, processes %d to %d of %d shown", int64(math.Round(t0)), int64(math.Round(t1)), lo+1, hi, g.Rows))
 }
 

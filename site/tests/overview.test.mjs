@@ -2,8 +2,8 @@
 // past 20 processes, a strip shows the whole run (its cells shaded by how
 // many events they hold), the diagram's window as a frame, and a failed
 // check as a red tick; a click on it moves the diagram's time window and
-// scrolls its rows there, and arrow keys pan. Up to 20 processes, there is
-// no strip.
+// scrolls its rows there, and arrow keys pan. Its time collapses idle
+// stretches as the diagram's does. Up to 20 processes, there is no strip.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { playground, pickExample, runState, patience, artifact } from "./harness.mjs";
@@ -113,6 +113,47 @@ test("a ring of 200: the strip shows the run, and a click moves the diagram ther
   await frame(page);
   const left = await state(page);
   assert.ok(left.t0 < right.t0 && left.t1 < right.t1, `ArrowLeft: t=${right.t0}.. to ${left.t0}..`);
+});
+
+// busyColumns is the fraction of the strip's columns with an event.
+function busyColumns(page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector("#diagram .overview canvas");
+    const px = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+    let busy = 0;
+    for (let c = 0; c < canvas.width; c++) {
+      for (let b = 0; b < canvas.height; b++) {
+        if (px[4 * (b * canvas.width + c) + 3] > 0) {
+          busy++;
+          break;
+        }
+      }
+    }
+    return busy / canvas.width;
+  });
+}
+
+test("two elections 5000 apart: the strip collapses the wait as the diagram does", async (t) => {
+  const page = await pg.open(t, { viewport: { width: 1440, height: 900 } });
+  await page.evaluate(() =>
+    dsimEditor.setText(
+      'local w = sim.world{algorithm = "election.changroberts", n = 30}\nw:command(1, "elect")\nw:run()\n' +
+        'w:at(w:now() + 5000, function() w:command(2, "elect") end)\nw:run()\n',
+    ),
+  );
+  await page.click("#run");
+  await runState(page, "done");
+  await page.waitForFunction(() => Number(document.querySelector("#diagram svg")?.getAttribute("data-total-arrows")) > 0, null, { timeout: patience });
+  await frame(page);
+  const collapsed = await busyColumns(page);
+  assert.ok(collapsed > 0.6, `collapsed: ${collapsed} of the columns busy`);
+
+  await page.click("#diagram #collapse");
+  await frame(page);
+  const linear = await busyColumns(page);
+  assert.ok(linear < 0.1, `linear: ${linear} of the columns busy`);
+  const s = await state(page);
+  assert.ok(s.win.x <= 1 && s.win.x + s.win.w >= 99, `the refitted window spans the run: ${JSON.stringify(s.win)}`);
 });
 
 test("5 processes: no strip", async (t) => {

@@ -15,10 +15,27 @@ import (
 	"dsim/core/trace"
 )
 
+// Scale places times along the strip: Frac is where time t is, from 0
+// (the left edge) to 1 (the right), and Time is its inverse. It must be
+// increasing.
+type Scale interface {
+	Frac(t float64) float64
+	Time(f float64) float64
+}
+
+// Linear is the scale of times T0 to T1 inclusive, evenly: the span holds
+// T1 itself, so that the last time has room and T0 == T1 is no division
+// by zero.
+type Linear struct{ T0, T1 int64 }
+
+func (l Linear) span() float64          { return float64(max(l.T1-l.T0, 0) + 1) }
+func (l Linear) Frac(t float64) float64 { return (t - float64(l.T0)) / l.span() }
+func (l Linear) Time(f float64) float64 { return float64(l.T0) + f*l.span() }
+
 // Grid is the count of a run's events per band of rows and column of time.
 type Grid struct {
 	Rows, Bands, Cols int
-	T0, T1            int64   // the times of the first column's start and the last column's
+	Scale             Scale
 	Counts            []int32 // by band*Cols + col
 	Max               int32   // the largest count
 	// Fails are the columns holding a failed check, ascending, each once.
@@ -26,17 +43,17 @@ type Grid struct {
 }
 
 // Build counts events into at most bands bands of rows (as many as there
-// are rows when fewer) and cols columns of time from t0 to t1 inclusive.
-// rowOf is an event's process's row, from 0 to rows-1, or -1 for an event
-// at no process (the scenario's checks and logs), which only a failed
-// check's tick shows. Events outside [t0, t1] count in the nearest
-// column. Events come in time order, as in a trace.
+// are rows when fewer) and cols columns of time, placed by scale. rowOf
+// is an event's process's row, from 0 to rows-1, or -1 for an event at no
+// process (the scenario's checks and logs), which only a failed check's
+// tick shows. Events outside the scale count in the nearest column.
+// Events come in time order, as in a trace.
 //
 // It is one pass over the events with two allocations, for it runs over
 // whole traces in WebAssembly.
-func Build(events []trace.Event, rowOf func(node int) int, rows int, t0, t1 int64, bands, cols int) *Grid {
+func Build(events []trace.Event, rowOf func(node int) int, rows int, scale Scale, bands, cols int) *Grid {
 	cols = max(cols, 1)
-	g := &Grid{Rows: max(rows, 0), Bands: min(max(bands, 1), max(rows, 0)), Cols: cols, T0: t0, T1: max(t1, t0)}
+	g := &Grid{Rows: max(rows, 0), Bands: min(max(bands, 1), max(rows, 0)), Cols: cols, Scale: scale}
 	g.Counts = make([]int32, g.Bands*cols)
 	for i := range events {
 		e := &events[i]
@@ -60,13 +77,9 @@ func Build(events []trace.Event, rowOf func(node int) int, rows int, t0, t1 int6
 	return g
 }
 
-// units is the time a column covers: the span holds t1 itself, so that
-// the last time has a column and t0 == t1 is no division by zero.
-func (g *Grid) units() float64 { return float64(g.T1-g.T0+1) / float64(g.Cols) }
-
-// X is where time t falls along the columns, from 0 (t0) to Cols (just
-// after t1): the column of t is its integer part.
-func (g *Grid) X(t float64) float64 { return (t - float64(g.T0)) / g.units() }
+// X is where time t falls along the columns, from 0 to Cols: the column
+// of t is its integer part.
+func (g *Grid) X(t float64) float64 { return g.Scale.Frac(t) * float64(g.Cols) }
 
 // Col is the column of time t, kept inside the grid.
 func (g *Grid) Col(t int64) int {
@@ -74,7 +87,7 @@ func (g *Grid) Col(t int64) int {
 }
 
 // T is the time at x along the columns, the inverse of X.
-func (g *Grid) T(x float64) float64 { return float64(g.T0) + x*g.units() }
+func (g *Grid) T(x float64) float64 { return g.Scale.Time(x / float64(g.Cols)) }
 
 // BandOf is the band that row r is in: the rows share the bands evenly, in
 // order.

@@ -1,6 +1,7 @@
 package overview
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -19,7 +20,7 @@ func count(g *Grid, band, col int) int32 { return g.Counts[band*g.Cols+col] }
 func TestBuildCounts(t *testing.T) {
 	// 10 processes in 5 bands of 2, times 0..99 in 10 columns of 10
 	events := []trace.Event{at(0, 0), at(5, 1), at(9, 1), at(10, 2), at(55, 9), at(99, 8), at(99, 9), at(99, 9)}
-	g := Build(events, identity, 10, 0, 99, 5, 10)
+	g := Build(events, identity, 10, Linear{0, 99}, 5, 10)
 	if g.Bands != 5 || g.Cols != 10 || len(g.Counts) != 50 {
 		t.Fatalf("grid %d×%d with %d cells", g.Bands, g.Cols, len(g.Counts))
 	}
@@ -51,7 +52,7 @@ func TestBuildRowOrderAndOutside(t *testing.T) {
 		return -1
 	}
 	events := []trace.Event{at(-5, 3), at(12, 7), at(500, 3), at(15, trace.NoNode), at(15, 4)}
-	g := Build(events, rowOf, 2, 10, 19, 40, 5)
+	g := Build(events, rowOf, 2, Linear{10, 19}, 40, 5)
 	if g.Bands != 2 {
 		t.Fatalf("%d bands for 2 rows, want 2", g.Bands)
 	}
@@ -73,7 +74,7 @@ func TestFails(t *testing.T) {
 		return trace.Event{T: t, Type: trace.Check, Node: trace.NoNode, Pass: pass}
 	}
 	events := []trace.Event{check(1, false), check(2, false), check(30, true), check(55, false), at(60, 0), check(99, false)}
-	g := Build(events, identity, 1, 0, 99, 40, 10)
+	g := Build(events, identity, 1, Linear{0, 99}, 40, 10)
 	if want := []int{0, 5, 9}; !slices.Equal(g.Fails, want) {
 		t.Errorf("fails in columns %v, want %v", g.Fails, want)
 	}
@@ -83,7 +84,7 @@ func TestFails(t *testing.T) {
 }
 
 func TestEmptyAndDegenerate(t *testing.T) {
-	g := Build(nil, identity, 0, 0, 0, 40, 100)
+	g := Build(nil, identity, 0, Linear{0, 0}, 40, 100)
 	if g.Bands != 0 || len(g.Counts) != 0 || g.Max != 0 {
 		t.Errorf("empty world: %+v", g)
 	}
@@ -92,7 +93,7 @@ func TestEmptyAndDegenerate(t *testing.T) {
 	}
 
 	// one process, every event at time 5: t0 == t1
-	g = Build([]trace.Event{at(5, 0), at(5, 0)}, identity, 1, 5, 5, 40, 8)
+	g = Build([]trace.Event{at(5, 0), at(5, 0)}, identity, 1, Linear{5, 5}, 40, 8)
 	if g.Bands != 1 || g.Col(5) != 0 || count(g, 0, 0) != 2 {
 		t.Errorf("one process at one time: %d bands, col %d, counts %v", g.Bands, g.Col(5), g.Counts)
 	}
@@ -101,13 +102,13 @@ func TestEmptyAndDegenerate(t *testing.T) {
 	}
 
 	// no columns asked for: one
-	if g = Build([]trace.Event{at(3, 0)}, identity, 1, 0, 9, 1, 0); g.Cols != 1 || g.Counts[0] != 1 {
+	if g = Build([]trace.Event{at(3, 0)}, identity, 1, Linear{0, 9}, 1, 0); g.Cols != 1 || g.Counts[0] != 1 {
 		t.Errorf("cols 0: %+v", g)
 	}
 }
 
 func TestMapping(t *testing.T) {
-	g := Build(nil, identity, 200, 0, 999, 40, 100)
+	g := Build(nil, identity, 200, Linear{0, 999}, 40, 100)
 	if g.Bands != 40 {
 		t.Fatalf("%d bands", g.Bands)
 	}
@@ -128,7 +129,7 @@ func TestMapping(t *testing.T) {
 		}
 	}
 	// uneven: 7 rows in 3 bands
-	g = Build(nil, identity, 7, 0, 9, 3, 10)
+	g = Build(nil, identity, 7, Linear{0, 9}, 3, 10)
 	next := 0
 	for b := range 3 {
 		lo, hi := g.RowsOf(b)
@@ -150,6 +151,48 @@ func TestMapping(t *testing.T) {
 	}
 }
 
+// squeezed is a scale of times 0 to 100 whose idle stretch from 10 to 90
+// takes a tenth of the width, as the diagram collapses a gap.
+type squeezed struct{}
+
+func (squeezed) Frac(t float64) float64 {
+	switch {
+	case t < 10:
+		return t / 10 * 0.45
+	case t < 90:
+		return 0.45 + (t-10)/80*0.1
+	}
+	return 0.55 + (t-90)/10*0.45
+}
+
+func (squeezed) Time(f float64) float64 {
+	switch {
+	case f < 0.45:
+		return f / 0.45 * 10
+	case f < 0.55:
+		return 10 + (f-0.45)/0.1*80
+	}
+	return 90 + (f-0.55)/0.45*10
+}
+
+func TestScale(t *testing.T) {
+	events := []trace.Event{at(1, 0), at(50, 0), at(89, 0), at(95, 0)}
+	g := Build(events, identity, 1, squeezed{}, 40, 20)
+	// columns of 0.05 of the width: t=1 at 0.045, 50 at 0.5, 89 at 0.549,
+	// 95 at 0.775
+	for _, c := range []struct{ col, n int }{{0, 1}, {10, 2}, {15, 1}} {
+		if got := count(g, 0, c.col); got != int32(c.n) {
+			t.Errorf("column %d: %d events, want %d (%v)", c.col, got, c.n, g.Counts)
+		}
+	}
+	if x := g.X(50); x != 10 {
+		t.Errorf("X(50) = %v, want 10", x)
+	}
+	if tm := g.T(10); math.Abs(tm-50) > 1e-9 {
+		t.Errorf("T(10) = %v, want 50", tm)
+	}
+}
+
 func TestLevelsAndPaint(t *testing.T) {
 	// band 0: 1, 1, 0, 100 events; band 1: 100 in the first column
 	var events []trace.Event
@@ -157,7 +200,7 @@ func TestLevelsAndPaint(t *testing.T) {
 	for range 100 {
 		events = append(events, at(3, 0), at(0, 1))
 	}
-	g := Build(events, identity, 2, 0, 3, 2, 4)
+	g := Build(events, identity, 2, Linear{0, 3}, 2, 4)
 	if g.Level(0, 4) != 0 || g.Level(1, 4) != 1 || g.Level(100, 4) != 3 || g.Level(10, 4) != 2 {
 		t.Errorf("levels of 0, 1, 10, 100: %d %d %d %d", g.Level(0, 4), g.Level(1, 4), g.Level(10, 4), g.Level(100, 4))
 	}
@@ -183,6 +226,6 @@ func BenchmarkBuild(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		Build(events, identity, 500, 0, 10_000, 40, 256)
+		Build(events, identity, 500, Linear{0, 10_000}, 40, 256)
 	}
 }
