@@ -320,8 +320,8 @@ func (d *diagramView) draw() {
 		if a.cursor > 0 {
 			t = a.r.Events[a.cursor-1].T
 		}
-		d.strip.show(&d.v, a.dia, t)
-		// the time window, for the tests and the strip's readers
+		d.strip.track(&d.v, a.dia, t)
+		// the time window shown, for tests and tools reading the page
 		d.svg.Call("setAttribute", "data-t0", itoa(int(math.Round(d.v.T(d.v.Left)))))
 		d.svg.Call("setAttribute", "data-t1", itoa(int(math.Round(d.v.T(d.v.Left+d.v.Width)))))
 	}

@@ -50,6 +50,7 @@ func newStripView(d *diagramView) *stripView {
 	s.box.SetAttribute("tabindex", "0")
 	s.box.SetAttribute("role", "slider")
 	s.box.SetAttribute("aria-valuemin", "0")
+	s.box.SetAttribute("title", "The whole run: click or drag to show that part in the diagram; arrow keys pan")
 	show(s.box, false)
 	s.canvas = el("canvas", "", "").Underlying()
 	s.canvas.Call("setAttribute", "aria-hidden", "true")
@@ -131,9 +132,9 @@ func (f fitScale) Time(x float64) float64 { return f.v.T(f.v.Left + x*f.v.Width)
 // pct is x out of whole, in percent for a style.
 func pct(x, whole float64) string { return strconv.FormatFloat(100*x/whole, 'f', 2, 64) + "%" }
 
-// show moves the cursor to time t and the frame to the diagram's window:
+// track moves the cursor to time t and the frame to the diagram's window:
 // its time, and the rows in its plot.
-func (s *stripView) show(v *spacetime.Viewport, dia *spacetime.Diagram, t int64) {
+func (s *stripView) track(v *spacetime.Viewport, dia *spacetime.Diagram, t int64) {
 	g := s.g
 	if g == nil {
 		return
