@@ -116,7 +116,7 @@ func (s *stripView) scale(dia *spacetime.Diagram) overview.Scale {
 	if s.d.linear {
 		return overview.Linear{T0: 0, T1: dia.EndT}
 	}
-	dia.Collapse = true
+	dia.Collapse = true // as draw fits the diagram while the button is on
 	// before the plot is measured, a phone's width
 	v := dia.Fit(0, max(s.d.sizeW-s.d.gutter, 300), 0, 1)
 	return fitScale{&v}
