@@ -871,6 +871,11 @@ func (a *app) showWorld(i int, then func(err error)) {
 			a.install(r, spacetime.New(r))
 			return false
 		}},
+		{"build the overview", func() bool {
+			a.diagram.strip.build(a.dia)
+			a.diagram.dirty()
+			return false
+		}},
 		{"draw the topology", func() bool {
 			for start := now(); a.topo.addNodes(nodesPerStep); {
 				if now()-start >= drawSlice {

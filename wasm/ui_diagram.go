@@ -22,7 +22,8 @@ package main
 //
 // Past spacetime.FoldMin processes, the rows of those quiet in the window
 // are folded into markers (spacetime.Layout) unless the "Fold" button is
-// off.
+// off, and an overview strip of the whole run sits above the plot
+// (ui_overview.go).
 
 import (
 	"fmt"
@@ -42,10 +43,11 @@ const (
 )
 
 type diagramView struct {
-	a    *app
-	root dom.Element
-	svg  js.Value
-	tip  js.Value
+	a     *app
+	root  dom.Element
+	strip *stripView
+	svg   js.Value
+	tip   js.Value
 
 	arrows, heads       [spacetime.NumStyles]js.Value        // from NumColoured on
 	byKind              [spacetime.NumColoured]js.Value      // <g> per coloured style
@@ -143,6 +145,10 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		*l.v = add(l.tag, "class", l.class)
 	}
 	root.Underlying().Call("appendChild", s)
+	// after the plot, so that "#diagram svg" is still the plot's; the
+	// style sheet puts it above
+	d.strip = newStripView(d)
+	root.AppendChild(d.strip.box)
 	d.tip = el("div", "tip", "").Underlying()
 	d.tip.Set("hidden", true)
 	root.Underlying().Call("appendChild", d.tip)
@@ -156,6 +162,7 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		d.linear = !d.linear
 		collapse.SetAttribute("aria-pressed", fmt.Sprint(!d.linear))
 		d.fitted = false // the whole run, in the new time
+		d.strip.build(d.a.dia)
 		d.dirty()
 	})
 	onClick(byID("fold"), func() {
@@ -199,6 +206,7 @@ func (d *diagramView) reset() {
 	}
 	d.gutter = 14 + labelCharW*float64(n+1)
 	d.tip.Set("hidden", true)
+	d.strip.build(nil) // until showWorld builds the world's
 	d.resetKinds()
 	d.pressFold()
 	d.dirty()
@@ -308,6 +316,14 @@ func (d *diagramView) draw() {
 		d.clampY()
 		out = a.dia.Draw(&d.v, &spacetime.Marks{Cursor: a.cursor, Selected: a.selected, Past: a.past, Future: a.future})
 		total = a.dia.Arrows()
+		t := int64(0)
+		if a.cursor > 0 {
+			t = a.r.Events[a.cursor-1].T
+		}
+		d.strip.track(&d.v, a.dia, t)
+		// the time window shown, for tests and tools reading the page
+		d.svg.Call("setAttribute", "data-t0", itoa(int(math.Round(d.v.T(d.v.Left)))))
+		d.svg.Call("setAttribute", "data-t1", itoa(int(math.Round(d.v.T(d.v.Left+d.v.Width)))))
 	}
 	setD := func(p js.Value, data string) { p.Call("setAttribute", "d", data) }
 	// one call site for the single paths (see newDiagramView)

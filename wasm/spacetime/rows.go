@@ -78,3 +78,55 @@ func (v *Viewport) at(k int) slot {
 
 // slotY is the y coordinate of the k-th row on screen.
 func (v *Viewport) slotY(k int) float64 { return v.Top + (float64(k)+0.5)*v.RowH - v.Y0 }
+
+// slot is the index of the row on screen of the process at position p:
+// its own, or the marker it is folded into.
+func (v *Viewport) slot(p int) int {
+	if v.slotOf == nil {
+		return p
+	}
+	q := p
+	for q >= 0 && v.slotOf[q] < 0 {
+		q--
+	}
+	switch {
+	case q == p:
+		return v.slotOf[p]
+	case q < 0:
+		return 0
+	}
+	return v.slotOf[q] + 1
+}
+
+// centre scrolls the k-th row on screen to the middle of the plot, or as
+// near as the top row lets it.
+func (v *Viewport) centre(k int) { v.Y0 = max(0, (float64(k)+0.5)*v.RowH-v.Height/2) }
+
+// Centre scrolls v, laid out for its window, so that the process at
+// position p is in the middle of the plot: its row, or the marker it is
+// folded into.
+func (d *Diagram) Centre(v *Viewport, p int) { v.centre(v.slot(p)) }
+
+// Shown is the range [lo, hi) of process positions whose rows, or the
+// markers they are folded into, have their middle in the plot; lo == hi
+// when none has.
+func (d *Diagram) Shown(v *Viewport) (lo, hi int) {
+	lo, pos := -1, 0
+	for k := range d.rows(v) {
+		n := 1
+		if s := v.at(k); s.p < 0 {
+			n = s.quiet
+		}
+		if y := v.slotY(k); y >= v.Top && y <= v.Top+v.Height {
+			if lo < 0 {
+				lo = pos
+			}
+			hi = pos + n
+		}
+		pos += n
+	}
+	if lo < 0 {
+		return 0, 0
+	}
+	return lo, hi
+}

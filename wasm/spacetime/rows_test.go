@@ -111,3 +111,38 @@ func TestRevealAfterFolding(t *testing.T) {
 		t.Errorf("revealed event at y=%g, outside 0..60", y)
 	}
 }
+
+func TestCentreAndShown(t *testing.T) {
+	d := quietRun(30)
+	d.Fold = true
+	v := window(0)
+	v.Height = 60 // three rows
+	d.Layout(&v, -1)
+	// the rows: …2, P3, …3, P7, …2, P10, …20 (positions 0-1, 2, 3-5, 6,
+	// 7-8, 9, 10-29)
+	for _, c := range []struct {
+		p      int
+		y0     float64
+		lo, hi int
+	}{
+		{6, 40, 3, 9},    // P7's row, the fourth, in the middle
+		{4, 20, 2, 7},    // folded into the third row
+		{0, 0, 0, 6},     // the top stays at the top
+		{20, 100, 9, 30}, // folded into the last marker, below P10
+	} {
+		d.Centre(&v, c.p)
+		if v.Y0 != c.y0 {
+			t.Errorf("Centre(%d): Y0 %g, want %g", c.p, v.Y0, c.y0)
+		}
+		if lo, hi := d.Shown(&v); lo != c.lo || hi != c.hi {
+			t.Errorf("after Centre(%d): shown [%d, %d), want [%d, %d)", c.p, lo, hi, c.lo, c.hi)
+		}
+	}
+
+	d.Fold = false
+	d.Layout(&v, -1)
+	d.Centre(&v, 20)
+	if lo, hi := d.Shown(&v); v.Y0 != 380 || lo != 19 || hi != 22 {
+		t.Errorf("unfolded, Centre(20): Y0 %g, shown [%d, %d), want 380, [19, 22)", v.Y0, lo, hi)
+	}
+}

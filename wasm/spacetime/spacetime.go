@@ -867,7 +867,7 @@ func (d *Diagram) Reveal(v *Viewport, i int) {
 	d.Layout(v, i)
 	if p := d.R.NodeOf(i); p >= 0 {
 		if y := v.Y(p); y < v.Top || y > v.Top+v.Height {
-			v.Y0 = math.Max(0, y+v.Y0-v.Top-v.Height/2)
+			v.centre(v.slot(p))
 		}
 	}
 }
