@@ -236,7 +236,8 @@ func (t *topoView) addNodes(n int) bool {
 }
 
 // update colours the processes for view v, draws the notable ones large
-// where ordinary ones are dots, and places the messages.
+// where ordinary ones are dots, places the messages, and offers in the
+// open menu what applies at v.
 func (t *topoView) update(v *replay.View) {
 	if t.a.r == nil {
 		return
@@ -258,6 +259,9 @@ func (t *topoView) update(v *replay.View) {
 		if big := dots && (c != replay.None || p == t.sel); big != t.big[p] {
 			t.grow(p, big)
 		}
+	}
+	if t.sel >= 0 {
+		t.showItems(v)
 	}
 	t.moveMessages(v)
 }
@@ -477,24 +481,35 @@ func (t *topoView) click(ev js.Value) {
 }
 
 // openMenu selects process p and shows beside it what applies to it at
-// the cursor, which stays put meanwhile: crash it if it is up, else
-// recover it; give it a command while it is up; show its events in the
-// log.
+// the cursor (see showItems). Playback pauses, but the cursor can still
+// move under the open menu, and the menu follows it.
 func (t *topoView) openMenu(p int) {
 	t.a.pause()
-	v := t.a.r.At(t.a.cursor)
-	for i, b := range t.items {
-		// crash is items[0], recover items[1], the events the last
-		b.Set("hidden", i < len(t.items)-1 && v.Up[p] == (i == 1))
-	}
 	t.menu.Call("setAttribute", "aria-label", "process "+itoa(t.a.r.Nodes[p]))
 	t.sel = p
-	t.update(v)
+	t.update(t.a.r.At(t.a.cursor))
 	t.tip.Set("hidden", true) // the menu has what the tooltip would cover
 	t.menu.Set("hidden", false)
 	n := t.nodes[p].Call("getBoundingClientRect")
 	t.place(t.menu, n.Get("right").Float()+4, n.Get("left").Float()-4, n.Get("top").Float())
 	t.menu.Call("querySelector", "button:not([hidden])").Call("focus")
+}
+
+// showItems shows the menu's items that apply to the selected process in
+// view v: crash it if it is up, else recover it; give it a command while
+// it is up; show its events in the log. A focused item that goes hands
+// the focus to the first one left.
+func (t *topoView) showItems(v *replay.View) {
+	lost := false
+	for i, b := range t.items {
+		// crash is items[0], recover items[1], the events the last
+		hide := i < len(t.items)-1 && v.Up[t.sel] == (i == 1)
+		lost = lost || hide && b.Equal(doc.Underlying().Get("activeElement"))
+		b.Set("hidden", hide)
+	}
+	if lost {
+		t.menu.Call("querySelector", "button:not([hidden])").Call("focus")
+	}
 }
 
 // closeMenu hides the menu and deselects its process, giving the process
