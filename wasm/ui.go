@@ -44,6 +44,11 @@ const (
 	// 20,000 processes take 30 s, a slice of time takes a few dozen frames.
 	nodesPerStep = 60
 	drawSlice    = 12
+	// indexPerStep is how many events the trace's and the diagram's
+	// indexes take at a time, a millisecond or so, between two looks at
+	// the clock: at once, a world of 100,000 events would hold the page
+	// for a tenth of a second, more on a slow machine.
+	indexPerStep = 2000
 )
 
 // fallbackScenario is the editor's text when nothing is stored and no
@@ -856,7 +861,8 @@ func (a *app) showWorld(i int, then func(err error)) {
 		return
 	}
 	w := &a.worlds[i] // a result arriving meanwhile replaces a.worlds
-	var r *replay.Replay
+	var rb *replay.Builder
+	var db *spacetime.Builder
 	// Each step is timed as a performance measure "dsim: <name>", which
 	// the browser tests read to report where the time goes.
 	steps := []struct {
@@ -864,11 +870,19 @@ func (a *app) showWorld(i int, then func(err error)) {
 		do   func() bool // true: call again, there is more to do
 	}{
 		{"index the trace", func() bool {
-			r = replay.New(w, snapshotEvery)
-			return false
+			if rb == nil {
+				rb = replay.NewBuilder(w, snapshotEvery)
+			}
+			return inSlice(func() bool { return rb.Step(indexPerStep) })
 		}},
 		{"index the diagram", func() bool {
-			a.install(r, spacetime.New(r))
+			if db == nil {
+				db = spacetime.NewBuilder(rb.Replay())
+			}
+			if inSlice(func() bool { return db.Step(indexPerStep) }) {
+				return true
+			}
+			a.install(rb.Replay(), db.Diagram())
 			return false
 		}},
 		{"build the overview", func() bool {
@@ -877,12 +891,7 @@ func (a *app) showWorld(i int, then func(err error)) {
 			return false
 		}},
 		{"draw the topology", func() bool {
-			for start := now(); a.topo.addNodes(nodesPerStep); {
-				if now()-start >= drawSlice {
-					return true
-				}
-			}
-			return false
+			return inSlice(func() bool { return !a.topo.addNodes(nodesPerStep) })
 		}},
 		{"fill the log", func() bool {
 			a.log.reset()
@@ -906,7 +915,7 @@ func (a *app) showWorld(i int, then func(err error)) {
 		{"draw the diagram", func() bool {
 			a.diagram.draw() // if no frame came since: the run is shown when it is done
 			then(nil)
-			a.prepareSearch(r)
+			a.prepareSearch(a.r)
 			return false
 		}},
 	}
@@ -927,6 +936,18 @@ func (a *app) showWorld(i int, then func(err error)) {
 	// not in the task that cleared the page (after reading a trace, that
 	// one has work enough)
 	afterFrame(func() { next(0) })
+}
+
+// inSlice calls step, which does a bounded piece of some work and reports
+// whether all of it is done, until it is or drawSlice has passed, and
+// reports whether there is more to do.
+func inSlice(step func() bool) bool {
+	for start := now(); !step(); {
+		if now()-start >= drawSlice {
+			return true
+		}
+	}
+	return false
 }
 
 // fetchWorld asks the engine for the trace of world i, reads it a slice at

@@ -2,7 +2,7 @@
 
 package main
 
-// The Help panel: a short intro, open by itself until the user closes it
+// The Help panel: a short intro (its steps behind "more"), open by itself until the user closes it
 // once, and a search over the scenario API. The entries it searches and the
 // editor's completions both come from script.Entries, which reads the
 // tables `dsim api` renders: the page cannot list a name the CLI's
@@ -67,6 +67,17 @@ func startHelp(editor js.Value) {
 		setOpen(opening)
 		if opening {
 			search.Underlying().Call("focus")
+		}
+	})
+	more, steps := byID("help-more"), byID("help-steps")
+	onClick(more, func() {
+		opening := steps.Underlying().Get("hidden").Bool()
+		show(steps, opening)
+		more.SetAttribute("aria-expanded", strconv.FormatBool(opening))
+		if opening {
+			more.SetTextContent("less")
+		} else {
+			more.SetTextContent("more")
 		}
 	})
 	onClick(byID("help-close"), func() {

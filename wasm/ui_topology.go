@@ -112,6 +112,14 @@ func (t *topoView) point(p int) (float64, float64) {
 
 func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
+// pathTo appends an SVG path command (M or L) to the point (x, y), with
+// one decimal as f1: a world's links are thousands of them, which fmt
+// formats several times slower.
+func pathTo(b []byte, cmd byte, x, y float64) []byte {
+	b = strconv.AppendFloat(append(b, cmd), x, 'f', 1, 64)
+	return strconv.AppendFloat(append(b, ' '), y, 'f', 1, 64)
+}
+
 // reset draws the current world's links; addNodes draws its processes.
 func (t *topoView) reset() {
 	empty(t.root)
@@ -150,7 +158,7 @@ func (t *topoView) reset() {
 	t.radius, t.large = size.Node*100, size.Notable*100
 	t.dotR = math.Max(t.radius*0.35, 0.6)
 	r := t.radius
-	var lines, heads strings.Builder
+	var lines, heads []byte
 	for _, e := range a.lay.Edges {
 		x0, y0 := t.point(e.A)
 		x1, y1 := t.point(e.B)
@@ -159,18 +167,18 @@ func (t *topoView) reset() {
 		l := math.Max(math.Hypot(dx, dy), 1e-9)
 		ux, uy := dx/l, dy/l
 		ex, ey := x1-ux*r, y1-uy*r
-		fmt.Fprintf(&lines, "M%.1f %.1fL%.1f %.1f", x0+ux*r, y0+uy*r, ex, ey)
+		lines = pathTo(pathTo(lines, 'M', x0+ux*r, y0+uy*r), 'L', ex, ey)
 		const size, half = 2.4, 1.1
 		// a head only where the link is long enough to show it: on a
 		// crowded ring the heads would hide the dots
 		if e.Directed && l > 2*r+2*size {
 			bx, by := ex-ux*size, ey-uy*size
-			fmt.Fprintf(&heads, "M%.1f %.1fL%.1f %.1fL%.1f %.1fZ", ex, ey, bx-uy*half, by+ux*half, bx+uy*half, by-ux*half)
+			heads = append(pathTo(pathTo(pathTo(heads, 'M', ex, ey), 'L', bx-uy*half, by+ux*half), 'L', bx+uy*half, by-ux*half), 'Z')
 		}
 	}
 	// under the hot link, so the highlight shows on top
-	root.Call("insertBefore", rawSVG("path", "class", "edge", "d", lines.String()), t.hot)
-	root.Call("insertBefore", rawSVG("path", "class", "edge-head", "d", heads.String()), t.hot)
+	root.Call("insertBefore", rawSVG("path", "class", "edge", "d", string(lines)), t.hot)
+	root.Call("insertBefore", rawSVG("path", "class", "edge-head", "d", string(heads)), t.hot)
 
 	// The processes are drawn into a group that joins the page once they
 	// are all in it (see addNodes).
@@ -228,7 +236,8 @@ func (t *topoView) addNodes(n int) bool {
 }
 
 // update colours the processes for view v, draws the notable ones large
-// where ordinary ones are dots, and places the messages.
+// where ordinary ones are dots, places the messages, and offers in the
+// open menu what applies at v.
 func (t *topoView) update(v *replay.View) {
 	if t.a.r == nil {
 		return
@@ -250,6 +259,9 @@ func (t *topoView) update(v *replay.View) {
 		if big := dots && (c != replay.None || p == t.sel); big != t.big[p] {
 			t.grow(p, big)
 		}
+	}
+	if t.sel >= 0 {
+		t.showItems(v)
 	}
 	t.moveMessages(v)
 }
@@ -431,7 +443,7 @@ func (t *topoView) hover(ev js.Value) {
 			e := a.lay.Edges[k]
 			x0, y0 := t.point(e.A)
 			x1, y1 := t.point(e.B)
-			d = fmt.Sprintf("M%.1f %.1fL%.1f %.1f", x0, y0, x1, y1)
+			d = string(pathTo(pathTo(nil, 'M', x0, y0), 'L', x1, y1))
 		}
 	}
 	t.hot.Call("setAttribute", "d", d)
@@ -469,24 +481,35 @@ func (t *topoView) click(ev js.Value) {
 }
 
 // openMenu selects process p and shows beside it what applies to it at
-// the cursor, which stays put meanwhile: crash it if it is up, else
-// recover it; give it a command while it is up; show its events in the
-// log.
+// the cursor (see showItems). Playback pauses, but the cursor can still
+// move under the open menu, and the menu follows it.
 func (t *topoView) openMenu(p int) {
 	t.a.pause()
-	v := t.a.r.At(t.a.cursor)
-	for i, b := range t.items {
-		// crash is items[0], recover items[1], the events the last
-		b.Set("hidden", i < len(t.items)-1 && v.Up[p] == (i == 1))
-	}
 	t.menu.Call("setAttribute", "aria-label", "process "+itoa(t.a.r.Nodes[p]))
 	t.sel = p
-	t.update(v)
+	t.update(t.a.r.At(t.a.cursor))
 	t.tip.Set("hidden", true) // the menu has what the tooltip would cover
 	t.menu.Set("hidden", false)
 	n := t.nodes[p].Call("getBoundingClientRect")
 	t.place(t.menu, n.Get("right").Float()+4, n.Get("left").Float()-4, n.Get("top").Float())
 	t.menu.Call("querySelector", "button:not([hidden])").Call("focus")
+}
+
+// showItems shows the menu's items that apply to the selected process in
+// view v: crash it if it is up, else recover it; give it a command while
+// it is up; show its events in the log. A focused item that goes hands
+// the focus to the first one left.
+func (t *topoView) showItems(v *replay.View) {
+	lost := false
+	for i, b := range t.items {
+		// crash is items[0], recover items[1], the events the last
+		hide := i < len(t.items)-1 && v.Up[t.sel] == (i == 1)
+		lost = lost || hide && b.Equal(doc.Underlying().Get("activeElement"))
+		b.Set("hidden", hide)
+	}
+	if lost {
+		t.menu.Call("querySelector", "button:not([hidden])").Call("focus")
+	}
 }
 
 // closeMenu hides the menu and deselects its process, giving the process

@@ -41,6 +41,19 @@ test("the intro shows on a first visit, not once closed; Help opens it again", a
   assert.match(await page.locator(help).textContent(), /Run[\s\S]*Ctrl[\s\S]*Enter/);
   assert.equal(await page.locator("#help-open").getAttribute("aria-expanded"), "true");
   await page.screenshot({ path: artifact("help-intro-1280.png") });
+  // Two lines, its steps behind "more", so that the playground stays in
+  // view below it.
+  const steps = page.locator("#help-steps");
+  assert.ok(!(await steps.isVisible()), "the steps show before asked for");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const { height } = await page.locator(help).boundingBox();
+  assert.ok(height < 80, `the intro is ${height} px high at 1440 px`);
+  await page.click("#help-more");
+  assert.ok(await steps.isVisible(), "more does not show the steps");
+  assert.equal(await page.locator("#help-more").getAttribute("aria-expanded"), "true");
+  assert.match(await steps.textContent(), /causal past and future/);
+  await page.click("#help-more");
+  assert.ok(!(await steps.isVisible()), "less does not hide the steps");
 
   await page.click("#help-close");
   assert.ok(!(await page.locator(help).isVisible()), "the intro stays after closing");

@@ -115,3 +115,31 @@ test("a click on a process opens its menu: crash, or a command, is written and r
   await page.click('#topology g.node[data-id="3"]');
   assert.deepEqual(await menu.locator("button:not([hidden])").allTextContents(), ["recover", "show its events"]);
 });
+
+test("the open menu follows the cursor: crash before the process crashes, recover after", async (t) => {
+  const page = await pg.open(t);
+  const ring = 'local w = sim.world{algorithm = "election.changroberts", n = 5}\nw:run{until_time = 50}\n';
+  await runScenario(page, "sim.intervene{world=1, t=10, crash=3}\n" + ring);
+  const end = await page.locator("#scrubber").getAttribute("max");
+  const menu = page.locator(".topo-menu");
+  const items = () => menu.locator("button:not([hidden])").allTextContents();
+
+  await page.locator("#scrubber").fill("0");
+  await page.click('#topology g.node[data-id="3"]');
+  assert.deepEqual(await items(), ["crash", "elect", "show its events"]);
+  // the cursor moves past the crash under the open menu
+  await page.locator("#scrubber").fill(end);
+  await page.waitForFunction(() => /cls-crashed/.test(document.querySelector('#topology g.node[data-id="3"]').getAttribute("class")), null, { timeout: patience });
+  assert.ok(await menu.isVisible(), "the menu stays open");
+  assert.deepEqual(await items(), ["recover", "show its events"]);
+  // and back
+  await page.locator("#scrubber").fill("0");
+  assert.deepEqual(await items(), ["crash", "elect", "show its events"]);
+
+  // what the menu offers is what it does: recovery at the end of the run
+  await page.locator("#scrubber").fill(end);
+  const t1 = Number((await page.locator("#time").textContent()).match(/^t=(\d+)/)[1]);
+  await menu.locator("button", { hasText: "recover" }).click();
+  await runState(page, "done");
+  assert.match(await page.evaluate(() => dsimEditor.getText()), new RegExp(`^sim\\.intervene\\{world=1, t=${t1}, recover=3\\}\n`));
+});

@@ -10,12 +10,14 @@ package replay
 
 import (
 	"bytes"
+	"math"
 	"sort"
 	"strings"
 
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
 	"dsim/core/trace"
+	"dsim/wasm/internal/passes"
 )
 
 // Class is the colour class a process earns from its state.
@@ -107,6 +109,45 @@ const DefaultK = 256
 
 // New indexes a world; k <= 0 means DefaultK.
 func New(w *trace.World, k int) *Replay {
+	b := NewBuilder(w, k)
+	for !b.Step(math.MaxInt) {
+	}
+	return b.Replay()
+}
+
+// Builder indexes a world a bounded number of events at a time, so that a
+// page can index a long trace in slices between which it keeps responding:
+// a world of 100,000 events takes a tenth of a second at once. It makes
+// the same Replay as New.
+//
+// The work is three passes over the events: the first finds each event's
+// process and each delivery's send and counts the kinds, the second lists
+// the flights, the third replays the run into snapshots and class changes.
+type Builder struct {
+	r      *Replay
+	passes *passes.Runner
+
+	// the first pass. Message ids are dense from 1 in a kernel's trace, so
+	// slices indexed by id do the work of maps at a fraction of the cost
+	// (this runs in WebAssembly on every result); ids far apart fall back
+	// to a map.
+	sendAt  *idTable // message id -> send index
+	endHead []int32  // send index -> its first deliver or drop
+	endNext []int32  // deliver or drop index -> the next one of the same send
+	endTail []int32  // send index -> its last deliver or drop
+	kinds   map[string]*KindStat
+	keySeen map[string]bool
+	lastID  int // the process of the last event at one, and its position
+	lastPos int
+
+	// the third pass
+	view     *View
+	inFlight []int32
+	class    []Class
+}
+
+// NewBuilder starts indexing a world; k <= 0 means DefaultK.
+func NewBuilder(w *trace.World, k int) *Builder {
 	if k <= 0 {
 		k = DefaultK
 	}
@@ -116,47 +157,63 @@ func New(w *trace.World, k int) *Replay {
 	for _, id := range w.Header.IDs {
 		r.node(id)
 	}
-	// Message ids are dense from 1 in a kernel's trace, so slices indexed
-	// by id do the work of maps at a fraction of the cost (this runs in
-	// WebAssembly on every result); ids far apart fall back to a map.
-	sendAt := newIDTable(n)     // message id -> send index
-	endHead := make([]int32, n) // send index -> its first deliver or drop
-	endNext := make([]int32, n) // deliver or drop index -> the next one of the same send
-	endTail := make([]int32, n) // send index -> its last deliver or drop
-	kinds := map[string]*KindStat{}
-	keySeen := map[string]bool{}
+	b := &Builder{r: r, sendAt: newIDTable(n), endHead: make([]int32, n), endNext: make([]int32, n), endTail: make([]int32, n),
+		kinds: map[string]*KindStat{}, keySeen: map[string]bool{}, lastPos: -1}
+	events := func() int { return n }
+	b.passes = passes.New(
+		passes.Pass{Len: events, Run: b.scan},
+		passes.Pass{Len: events, Run: b.flights, Done: b.startSnapshots},
+		passes.Pass{Len: events, Run: b.snapshots, Done: b.endSnapshots},
+	)
+	return b
+}
+
+// Step indexes up to n more events' worth (n > 0) and reports whether the
+// index is complete.
+func (b *Builder) Step(n int) bool { return b.passes.Step(n) }
+
+// Replay is the index, once Step has reported it complete; nil before.
+func (b *Builder) Replay() *Replay {
+	if !b.passes.Done() {
+		return nil
+	}
+	return b.r
+}
+
+// scan is the first pass over events [lo, hi).
+func (b *Builder) scan(lo, hi int) {
+	r := b.r
 	kind := func(k string) *KindStat {
-		s := kinds[k]
+		s := b.kinds[k]
 		if s == nil {
 			s = &KindStat{Kind: k}
-			kinds[k] = s
+			b.kinds[k] = s
 		}
 		return s
 	}
-	lastID, lastPos := 0, -1
-	for i := range w.Events {
-		e := &w.Events[i]
+	for i := lo; i < hi; i++ {
+		e := &r.Events[i]
 		r.nodeOf[i], r.sendOf[i], r.recvOf[i], r.firstFlight[i], r.endFlight[i] = -1, -1, -1, -1, -1
-		endHead[i], endNext[i], endTail[i] = -1, -1, -1
+		b.endHead[i], b.endNext[i], b.endTail[i] = -1, -1, -1
 		if e.Node != trace.NoNode {
-			if e.Node != lastID || lastPos < 0 {
-				lastID, lastPos = e.Node, r.node(e.Node)
+			if e.Node != b.lastID || b.lastPos < 0 {
+				b.lastID, b.lastPos = e.Node, r.node(e.Node)
 			}
-			r.nodeOf[i] = int32(lastPos)
+			r.nodeOf[i] = int32(b.lastPos)
 		}
 		switch e.Type {
 		case trace.Send:
-			sendAt.set(e.MsgID, int32(i))
+			b.sendAt.set(e.MsgID, int32(i))
 			kind(e.Kind).Sent++
 		case trace.Deliver, trace.Drop:
-			if s, ok := sendAt.get(e.MsgID); ok {
+			if s, ok := b.sendAt.get(e.MsgID); ok {
 				r.sendOf[i] = s
-				if endTail[s] < 0 {
-					endHead[s] = int32(i)
+				if b.endTail[s] < 0 {
+					b.endHead[s] = int32(i)
 				} else {
-					endNext[endTail[s]] = int32(i)
+					b.endNext[b.endTail[s]] = int32(i)
 				}
-				endTail[s] = int32(i)
+				b.endTail[s] = int32(i)
 			}
 			if e.Type == trace.Deliver {
 				r.recvOf[i] = r.sendOf[i]
@@ -167,37 +224,87 @@ func New(w *trace.World, k int) *Replay {
 		case trace.Check:
 			r.Checks = append(r.Checks, CheckRef{Index: i, Seq: e.Seq, Pass: e.Pass, Text: e.Text, Line: e.Line})
 		case trace.State:
-			if !keySeen[e.Key] {
-				keySeen[e.Key] = true
+			if !b.keySeen[e.Key] {
+				b.keySeen[e.Key] = true
 				r.StateKeys = append(r.StateKeys, e.Key)
 			}
 		}
 	}
-	for i := range w.Events {
-		e := &w.Events[i]
+}
+
+// flights is the second pass over events [lo, hi): the flights of their
+// sends, which the first pass linked to their delivers and drops.
+func (b *Builder) flights(lo, hi int) {
+	r := b.r
+	for i := lo; i < hi; i++ {
+		e := &r.Events[i]
 		if e.Type != trace.Send {
 			continue
 		}
-		if s, _ := sendAt.get(e.MsgID); s != int32(i) {
+		if s, _ := b.sendAt.get(e.MsgID); s != int32(i) {
 			continue // a later send reused the id: its deliveries are its own
 		}
 		r.firstFlight[i] = int32(len(r.Flights))
 		f := Flight{Send: i, End: -1, From: e.From, To: e.To, Kind: e.Kind}
-		if endHead[i] < 0 {
+		if b.endHead[i] < 0 {
 			r.Flights = append(r.Flights, f)
 		}
-		for end := endHead[i]; end >= 0; end = endNext[end] {
-			f.End, f.Dropped = int(end), w.Events[end].Type == trace.Drop
+		for end := b.endHead[i]; end >= 0; end = b.endNext[end] {
+			f.End, f.Dropped = int(end), r.Events[end].Type == trace.Drop
 			r.endFlight[end] = int32(len(r.Flights))
 			r.Flights = append(r.Flights, f)
 		}
 	}
-	for _, s := range kinds {
+}
+
+// startSnapshots ends the second pass: the kinds are all counted and the
+// processes all known, and the third pass starts from every one up, in no
+// class.
+func (b *Builder) startSnapshots() {
+	r := b.r
+	for _, s := range b.kinds {
 		r.Kinds = append(r.Kinds, *s)
 	}
 	sort.Slice(r.Kinds, func(a, b int) bool { return r.Kinds[a].Kind < r.Kinds[b].Kind })
-	r.buildSnapshots()
-	return r
+	b.view = &View{Up: make([]bool, len(r.Nodes)), State: make([][]KV, len(r.Nodes))}
+	for i := range b.view.Up {
+		b.view.Up[i] = true
+	}
+	b.class = make([]Class, len(r.Nodes))
+}
+
+// snapshots is the third pass over events [lo, hi): it replays them,
+// keeping a snapshot before every k-th and the class changes.
+func (b *Builder) snapshots(lo, hi int) {
+	r, v := b.r, b.view
+	for i := lo; i < hi; i++ {
+		if i%r.k == 0 {
+			b.snapshot(i)
+		}
+		r.apply(v, i)
+		if p := r.nodeOf[i]; p >= 0 {
+			if c := v.Class(int(p)); c != b.class[p] {
+				b.class[p] = c
+				r.Classes = append(r.Classes, ClassChange{i, int(p), c})
+			}
+		}
+	}
+}
+
+// endSnapshots keeps the view after the last event when a snapshot falls
+// there.
+func (b *Builder) endSnapshots() {
+	if n := len(b.r.Events); n%b.r.k == 0 {
+		b.snapshot(n)
+	}
+}
+
+// snapshot keeps the view before event i.
+func (b *Builder) snapshot(i int) {
+	r, v := b.r, b.view
+	b.inFlight = r.inFlightAt(i, b.inFlight, max(0, i-r.k))
+	r.snaps = append(r.snaps, snapshot{up: append([]bool(nil), v.Up...),
+		state: append([][]KV(nil), v.State...), inFlight: b.inFlight})
 }
 
 // idTable maps message ids to event indexes: a slice for the dense ids a
@@ -271,32 +378,6 @@ func (r *Replay) FlightsOf(i int) []int {
 		out = append(out, k)
 	}
 	return out
-}
-
-func (r *Replay) buildSnapshots() {
-	v := &View{Up: make([]bool, len(r.Nodes)), State: make([][]KV, len(r.Nodes))}
-	for i := range v.Up {
-		v.Up[i] = true
-	}
-	var inFlight []int32
-	class := make([]Class, len(r.Nodes))
-	for i := 0; ; i++ {
-		if i%r.k == 0 {
-			inFlight = r.inFlightAt(i, inFlight, max(0, i-r.k))
-			r.snaps = append(r.snaps, snapshot{up: append([]bool(nil), v.Up...),
-				state: append([][]KV(nil), v.State...), inFlight: inFlight})
-		}
-		if i == len(r.Events) {
-			return
-		}
-		r.apply(v, i)
-		if p := r.nodeOf[i]; p >= 0 {
-			if c := v.Class(int(p)); c != class[p] {
-				class[p] = c
-				r.Classes = append(r.Classes, ClassChange{i, int(p), c})
-			}
-		}
-	}
 }
 
 // inFlightAt lists the flights under way after n events, given those under

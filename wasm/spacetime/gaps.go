@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+
+	"dsim/core/trace"
 )
 
 // Long idle stretches, such as a wait for a timeout, would take most of the
@@ -22,25 +24,22 @@ const (
 // Gap is an idle stretch between two consecutive event times.
 type Gap struct{ T0, T1 int64 }
 
-// findGaps lists the stretches of the run, up to EndT, that collapse: the
-// times between the events drawn, those at a process and partitions and
-// heals (netEvent); the scenario's checks and logs are not drawn.
-func (d *Diagram) findGaps() {
-	long := max(GapMin, int64(math.Ceil(GapFrac*float64(d.EndT))))
-	last, net := int64(0), 0
-	for i, t := range d.evTimes {
-		drawn := d.R.NodeOf(i) >= 0
-		if net < len(d.netEvent) && d.netEvent[net] == i {
-			drawn = true
-			net++
-		}
+// gaps is the pass over events [lo, hi) that lists the stretches of the
+// run, up to EndT, that collapse: the times between the events drawn,
+// those at a process and partitions and heals; the scenario's checks and
+// logs are not drawn.
+func (b *Builder) gaps(lo, hi int) {
+	d := b.d
+	for i := lo; i < hi; i++ {
+		t, typ := d.evTimes[i], d.R.Events[i].Type
+		drawn := d.R.NodeOf(i) >= 0 || typ == trace.Partition || typ == trace.Heal
 		if !drawn || t > d.EndT {
 			continue
 		}
-		if t-last > long {
-			d.gaps = append(d.gaps, Gap{last, t})
+		if t-b.last > b.long {
+			d.gaps = append(d.gaps, Gap{b.last, t})
 		}
-		last = t
+		b.last = t
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"dsim/core/trace"
+	"dsim/wasm/internal/passes"
 	"dsim/wasm/layout"
 	"dsim/wasm/replay"
 )
@@ -242,24 +243,85 @@ type Diagram struct {
 
 // New indexes a replay for drawing.
 func New(r *replay.Replay) *Diagram {
-	d := &Diagram{R: r, lanes: make([][]interval, len(r.Nodes)), evTimes: make([]int64, len(r.Events))}
-	for i := range r.Events {
-		d.evTimes[i] = r.Events[i].T
+	b := NewBuilder(r)
+	for !b.Step(math.MaxInt) {
 	}
-	// The plot ends with the processes' last event: checks and logs of the
-	// scenario may come much later, once a run has gone quiet.
-	for i := len(r.Events) - 1; i >= 0; i-- {
+	return b.Diagram()
+}
+
+// Builder indexes a replay for drawing a bounded number of events at a
+// time, as replay.Builder does, and makes the same Diagram as New. The
+// work is four passes: over the events (their times, the partitions and
+// heals, EndT), over them again for the gaps, which need EndT, over the
+// flights for the arrows, and over the class changes for the lanes.
+type Builder struct {
+	d         *Diagram
+	passes    *passes.Runner
+	kindIndex map[string]int // the arrows pass: index in d.kinds by kind
+	// the gaps pass: how long a gap is at least, and the time of the last
+	// event drawn
+	long, last int64
+	// the lanes pass: the lane each process is in (-1: none), and how many
+	// are in lane 0, their critical sections
+	lane []int
+	inCS int
+}
+
+// NewBuilder starts indexing a replay for drawing.
+func NewBuilder(r *replay.Replay) *Builder {
+	d := &Diagram{R: r, lanes: make([][]interval, len(r.Nodes)), evTimes: make([]int64, len(r.Events))}
+	b := &Builder{d: d, kindIndex: map[string]int{}, lane: make([]int, len(r.Nodes))}
+	for p := range b.lane {
+		b.lane[p] = -1
+	}
+	events := func() int { return len(r.Events) }
+	b.passes = passes.New(
+		passes.Pass{Len: events, Run: b.times, Done: func() { b.long = max(GapMin, int64(math.Ceil(GapFrac*float64(d.EndT)))) }},
+		passes.Pass{Len: events, Run: b.gaps},
+		passes.Pass{Len: func() int { return len(r.Flights) }, Run: b.arrows},
+		passes.Pass{Len: func() int { return len(r.Classes) }, Run: b.lanes},
+	)
+	return b
+}
+
+// Step indexes up to n more events' worth (n > 0), a flight or a class
+// change counting as one, and reports whether the index is complete.
+func (b *Builder) Step(n int) bool { return b.passes.Step(n) }
+
+// Diagram is the index, once Step has reported it complete; nil before.
+func (b *Builder) Diagram() *Diagram {
+	if !b.passes.Done() {
+		return nil
+	}
+	return b.d
+}
+
+// times is the first pass over events [lo, hi).
+func (b *Builder) times(lo, hi int) {
+	d, r := b.d, b.d.R
+	for i := lo; i < hi; i++ {
+		e := &r.Events[i]
+		d.evTimes[i] = e.T
+		if e.Type == trace.Partition || e.Type == trace.Heal {
+			d.netEvent = append(d.netEvent, i)
+		}
+		// The plot ends with the processes' last event: checks and logs of
+		// the scenario may come much later, once a run has gone quiet.
 		if r.NodeOf(i) >= 0 || i == 0 {
-			d.EndT = r.Events[i].T
-			break
+			d.EndT = e.T
 		}
 	}
-	kindIndex := map[string]int{}
-	for _, f := range r.Flights {
-		k, ok := kindIndex[f.Kind]
+}
+
+// arrows is the pass over flights [lo, hi), which come in send order, and
+// sends in time order.
+func (b *Builder) arrows(lo, hi int) {
+	d, r := b.d, b.d.R
+	for _, f := range r.Flights[lo:hi] {
+		k, ok := b.kindIndex[f.Kind]
 		if !ok {
 			k = len(d.kinds)
-			kindIndex[f.Kind] = k
+			b.kindIndex[f.Kind] = k
 			d.kinds = append(d.kinds, KindStyle{Kind: f.Kind, Colour: k % Palette, Dash: k / Palette % NumDashes})
 		}
 		// A send happens at its sender, a delivery at its receiver; only
@@ -281,23 +343,16 @@ func New(r *replay.Replay) *Diagram {
 		d.maxSpan = max(d.maxSpan, a.t1-a.t0)
 		d.arrows = append(d.arrows, a)
 	}
-	// Flights come in send order, and sends in time order.
-	for i := range r.Events {
-		if e := &r.Events[i]; e.Type == trace.Partition || e.Type == trace.Heal {
-			d.netEvent = append(d.netEvent, i)
-		}
-	}
-	d.findGaps()
-	// The lane a process is in is the last of its intervals, open until
-	// its t1 is set. While two or more processes are in lane 0, their
-	// critical sections, the last overlap is open; one that ends where it
-	// began was only two intervals touching, and goes.
-	lane := make([]int, len(r.Nodes))
-	for p := range lane {
-		lane[p] = -1
-	}
-	inCS := 0
-	for _, ch := range r.Classes {
+}
+
+// lanes is the pass over class changes [lo, hi). The lane a process is in
+// is the last of its intervals, open until its t1 is set. While two or
+// more processes are in lane 0, their critical sections, the last overlap
+// is open; one that ends where it began was only two intervals touching,
+// and goes.
+func (b *Builder) lanes(lo, hi int) {
+	d, r, lane := b.d, b.d.R, b.lane
+	for _, ch := range r.Classes[lo:hi] {
 		t, p, l := r.Events[ch.Index].T, ch.Pos, len(Lanes)-1
 		for l >= 0 && Lanes[l] != ch.Class {
 			l--
@@ -312,13 +367,13 @@ func New(r *replay.Replay) *Diagram {
 		n := len(d.overlaps) - 1
 		switch {
 		case was == 0:
-			if inCS--; inCS == 1 {
+			if b.inCS--; b.inCS == 1 {
 				if d.overlaps[n].T1 = t; t == d.overlaps[n].T0 {
 					d.overlaps = d.overlaps[:n]
 				}
 			}
 		case l != 0:
-		case inCS == 1: // p is the second
+		case b.inCS == 1: // p is the second
 			var ids []int
 			for q, lq := range lane {
 				if lq == 0 {
@@ -326,14 +381,13 @@ func New(r *replay.Replay) *Diagram {
 				}
 			}
 			d.overlaps = append(d.overlaps, Span{t, d.EndT, ids})
-		case inCS > 1 && !slices.Contains(d.overlaps[n].Procs, r.Nodes[p]):
+		case b.inCS > 1 && !slices.Contains(d.overlaps[n].Procs, r.Nodes[p]):
 			d.overlaps[n].Procs = append(d.overlaps[n].Procs, r.Nodes[p])
 		}
 		if l == 0 {
-			inCS++
+			b.inCS++
 		}
 	}
-	return d
 }
 
 // Overlaps are the spans when mutual exclusion is broken, in time order.
