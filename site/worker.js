@@ -21,6 +21,18 @@
 //    notes, warnings:[{world,seq,line,text}], output,
 //    reports:[{at,len,cells,numeric}]   the tables report printed, in output
 //    error:{file,line,msg}|null}
+//   {op:"trace", ask, id, world, overview:true, bands, cols}
+//                         the whole world's overview grid (see
+//                         wasm/overview): events per band of processes
+//                         and column of time
+//   {op:"trace", ask, id, world, find:true, from, forward, node, type, kind, text}
+//                         the position of the next event from position from
+//                         on (forward) or the last before it that the log's
+//                         filter selects (node: -2^31 for any; type, kind,
+//                         text: "" for any)
+//   {op:"trace", ask, at}   a search's answer, -1 for none
+//   {op:"trace", ask, counts, rows, bands, cols, max, end, fails}
+//                         an overview: counts an Int32Array by band*cols+col
 //   {op:"trace", ask, data|error[, from, to, start]}   data: UTF-8 bytes
 //                         (a Uint8Array, transferred, not copied); a
 //                         window's bounds, positions in the world, and the
@@ -73,8 +85,8 @@ function traceOf(m) {
     a = { error: String(err && err.message || err) };
   }
   a = a || { error: "the engine stopped" }; // a Go runtime that exited answers nothing
-  if (a.data) self.postMessage({ op: "trace", ask: m.ask, data: a.data, from: a.from, to: a.to, start: a.start }, [a.data.buffer]);
-  else self.postMessage({ op: "trace", ask: m.ask, error: String(a.error) });
+  if (a.error !== undefined) self.postMessage({ op: "trace", ask: m.ask, error: String(a.error) });
+  else self.postMessage({ ...a, op: "trace", ask: m.ask }, a.data || a.counts ? [(a.data || a.counts).buffer] : []);
 }
 
 function run(m) {

@@ -13,6 +13,8 @@ import (
 	"dsim/core/script"
 	"dsim/core/trace"
 	"dsim/internal/wasmmem"
+	"dsim/wasm/overview"
+	"dsim/wasm/replay"
 	tracewindow "dsim/wasm/window"
 )
 
@@ -162,10 +164,12 @@ func traceText(worlds []trace.World, i int, format string) ([]byte, error) {
 
 // WindowAsk is a request for a window of a world (see package
 // dsim/wasm/window): at most Count events naming at most Procs processes,
-// lying as How says with respect to position At.
+// lying as How says with respect to position At, or with Time, around the
+// first event at time At or later.
 type WindowAsk struct {
 	World, At, Count, Procs int
 	How                     tracewindow.How
+	Time                    bool
 }
 
 // Window is a window of a world in JSONL, with its bounds and the time of
@@ -182,6 +186,9 @@ func windowText(worlds []trace.World, a WindowAsk) (Window, error) {
 		return Window{}, fmt.Errorf("the run has no world %d", a.World+1)
 	}
 	w := &worlds[a.World]
+	if a.Time {
+		a.At, a.How = min(tracewindow.PositionAt(w, int64(a.At)), w.Len()-1), tracewindow.Around
+	}
 	from, to := tracewindow.Span(w, a.At, a.Count, a.Procs, a.How)
 	cut, err := tracewindow.Cut(w, from, to)
 	if err != nil {
@@ -247,6 +254,22 @@ func serveEngine() {
 		var b []byte
 		var err error
 		answer := map[string]any{}
+		if m.Get("find").Truthy() {
+			f, from, forward, ok := findAsk(m)
+			if !ok {
+				return map[string]any{"error": "a search wants numbers from and node, a boolean forward, and strings type, kind and text"}
+			}
+			if world.Int() < 0 || world.Int() >= len(kept.worlds) {
+				return map[string]any{"error": fmt.Sprintf("the run has no world %d", world.Int()+1)}
+			}
+			return map[string]any{"at": replay.Find(&kept.worlds[world.Int()], f, from, forward)}
+		}
+		if m.Get("overview").Truthy() {
+			if world.Int() < 0 || world.Int() >= len(kept.worlds) {
+				return map[string]any{"error": fmt.Sprintf("the run has no world %d", world.Int()+1)}
+			}
+			return gridValue(overviewOf(&kept.worlds[world.Int()], m.Get("bands").Int(), m.Get("cols").Int()))
+		}
 		if m.Get("window").Truthy() {
 			a, ok := windowAskOf(m)
 			if !ok {
@@ -269,6 +292,58 @@ func serveEngine() {
 	js.Global().Set("dsimEngine", map[string]any{"run": run, "trace": traceOf})
 }
 
+// overviewOf is the overview grid of world w as a whole: its events in at
+// most bands bands of processes, in the header's (ring) order, and cols
+// columns of time from 0 to its end. It is one pass over the events, for
+// the page of a world it reads in windows.
+func overviewOf(w *trace.World, bands, cols int) *overview.Grid {
+	row := make(map[int]int, len(w.Header.IDs))
+	for i, id := range w.Header.IDs {
+		row[id] = i
+	}
+	rowOf := func(id int) int {
+		if r, ok := row[id]; ok {
+			return r
+		}
+		return -1
+	}
+	bands, cols = min(max(bands, 1), 1000), min(max(cols, 1), 10_000) // a page asks for a strip, not a trace's worth
+	return overview.BuildEach(w.Each, rowOf, len(w.Header.IDs), overview.Linear{T1: w.End()}, bands, cols)
+}
+
+// gridValue is the answer of the worker protocol carrying grid g, whose
+// scale is linear from 0; gridOf reads it back.
+func gridValue(g *overview.Grid) map[string]any {
+	counts := js.Global().Get("Int32Array").New(len(g.Counts))
+	for i, c := range g.Counts {
+		counts.SetIndex(i, c)
+	}
+	fails := make([]any, len(g.Fails))
+	for i, c := range g.Fails {
+		fails[i] = c
+	}
+	return map[string]any{"counts": counts, "rows": g.Rows, "bands": g.Bands, "cols": g.Cols,
+		"max": g.Max, "end": float64(g.Scale.(overview.Linear).T1), "fails": fails}
+}
+
+// findAsk reads the search of a trace message: the log's filter (node
+// trace.NoNode for any, type "" for any), where to start, which way.
+func findAsk(m js.Value) (f replay.Filter, from int, forward, ok bool) {
+	n, fr, fw := m.Get("node"), m.Get("from"), m.Get("forward")
+	ty, kind, text := m.Get("type"), m.Get("kind"), m.Get("text")
+	if n.Type() != js.TypeNumber || fr.Type() != js.TypeNumber || fw.Type() != js.TypeBoolean ||
+		ty.Type() != js.TypeString || kind.Type() != js.TypeString || text.Type() != js.TypeString {
+		return f, 0, false, false
+	}
+	f = replay.Filter{Node: n.Int(), Kind: kind.String(), Text: text.String()}
+	if ty.String() != "" {
+		if f.Type, ok = trace.ParseType(ty.String()); !ok {
+			return f, 0, false, false
+		}
+	}
+	return f, fr.Int(), fw.Bool(), true
+}
+
 // hows are the names of the window positions in the worker protocol.
 var hows = map[string]tracewindow.How{"after": tracewindow.After, "before": tracewindow.Before, "around": tracewindow.Around}
 
@@ -285,7 +360,12 @@ func windowAskOf(m js.Value) (WindowAsk, bool) {
 		}
 		*f.p = v.Int()
 	}
-	how, ok := hows[stringOr(m.Get("how"))]
+	name := stringOr(m.Get("how"))
+	if name == "time" {
+		a.Time = true
+		name = "around"
+	}
+	how, ok := hows[name]
 	a.How = how
 	return a, ok
 }

@@ -209,4 +209,47 @@ func TestTraceWindow(t *testing.T) {
 	if a, ok := windowAskOf(js.ValueOf(map[string]any{"world": 0, "at": 1, "count": 2, "procs": 3, "how": "around"})); !ok || a != (WindowAsk{At: 1, Count: 2, Procs: 3, How: tracewindow.Around}) {
 		t.Errorf("window request read as %+v, %v", a, ok)
 	}
+	// A window at a time holds the first event at that time or later.
+	end := worlds[0].End()
+	a, ok := windowAskOf(js.ValueOf(map[string]any{"world": 0, "at": end, "count": 4, "procs": 100, "how": "time"}))
+	if !ok || !a.Time || a.How != tracewindow.Around {
+		t.Fatalf("window request at a time read as %+v, %v", a, ok)
+	}
+	first := tracewindow.PositionAt(&worlds[0], end)
+	if win, err := windowText(worlds, a); err != nil || win.From > first || win.To <= first {
+		t.Errorf("window at the end time: [%d, %d), without event %d, the first at t=%d: %v", win.From, win.To, first, end, err)
+	}
+}
+
+// The overview of a whole world counts each of its events at a process
+// once, and comes back from the worker protocol as it went.
+func TestOverviewOfWorld(t *testing.T) {
+	_, worlds := execute(RunRequest{Src: `local w = sim.world{algorithm = "election.changroberts", n = 8}; w:command(1, "elect"); w:run(); expect(false, "fails")`, Seed: 1}, nil)
+	w := &worlds[0]
+	g := overviewOf(w, 4, 16)
+	atProcess := 0
+	w.Each(func(e *trace.Event) {
+		if e.Node != trace.NoNode {
+			atProcess++
+		}
+	})
+	sum := 0
+	for _, c := range g.Counts {
+		sum += int(c)
+	}
+	if g.Rows != 8 || g.Bands != 4 || g.Cols != 16 || sum != atProcess || len(g.Fails) != 1 || g.Fails[0] != 15 {
+		t.Errorf("grid %d rows, %dx%d, %d events counted (want 8, 4x16, %d), failed checks in columns %v (want [15])", g.Rows, g.Bands, g.Cols, sum, atProcess, g.Fails)
+	}
+	back, err := gridOf(js.ValueOf(gridValue(g)))
+	if err != nil || !reflect.DeepEqual(back, g) {
+		t.Errorf("round trip: %+v, %v; want %+v", back, err, g)
+	}
+	for _, m := range []map[string]any{
+		{"rows": 2, "bands": 2, "cols": 2, "max": 1, "end": 9, "counts": []any{1}, "fails": []any{}},
+		{"bands": 2, "cols": 2, "counts": []any{1, 2, 3, 4}},
+	} {
+		if _, err := gridOf(js.ValueOf(m)); err == nil {
+			t.Errorf("the malformed overview %v was read", m)
+		}
+	}
 }

@@ -8,6 +8,8 @@ import (
 	"syscall/js"
 
 	"dsim/core/script"
+	"dsim/wasm/overview"
+	"dsim/wasm/replay"
 )
 
 // EngineHandlers receive what the engine reports. They run on the page's
@@ -32,11 +34,11 @@ type Engine struct {
 	// requests it has not answered, by request number.
 	done  int
 	asks  int
-	asked map[int]answerFn
+	asked map[int]func(answer js.Value, err error)
 }
 
-// answerFn gets the answer to a trace request: the text and, for a
-// window, its span; or why there is none.
+// answerFn gets the answer to a window request: the text and the window's
+// span, or why there is none.
 type answerFn func(data string, win span, err error)
 
 // span is a window's bounds, positions in its world ([from, to)), and the
@@ -85,7 +87,13 @@ func (e *Engine) Run(req RunRequest) int {
 // the last finished run, in format ("jsonl" or "shiviz"); fn gets the text
 // or why there is none. A new run or Stop makes the answer an error.
 func (e *Engine) Trace(world int, format string, fn func(data string, err error)) {
-	e.ask(map[string]any{"world": world, "format": format}, func(data string, _ span, err error) { fn(data, err) })
+	e.ask(map[string]any{"world": world, "format": format}, func(m js.Value, err error) {
+		if err != nil {
+			fn("", err)
+			return
+		}
+		fn(bytesOr(m.Get("data")), nil)
+	})
 }
 
 // Window asks the worker for a window of world: at most count events
@@ -94,17 +102,63 @@ func (e *Engine) Trace(world int, format string, fn func(data string, err error)
 // that starts with the earlier events its processes' state comes from (see
 // package dsim/wasm/window); fn gets it with its bounds.
 func (e *Engine) Window(world, at, count, procs int, how string, fn answerFn) {
-	e.ask(map[string]any{"world": world, "window": true, "at": at, "count": count, "procs": procs, "how": how}, fn)
+	e.ask(map[string]any{"world": world, "window": true, "at": at, "count": count, "procs": procs, "how": how}, func(m js.Value, err error) {
+		if err != nil {
+			fn("", span{}, err)
+			return
+		}
+		var win span
+		if f, t, s := m.Get("from"), m.Get("to"), m.Get("start"); f.Type() == js.TypeNumber && t.Type() == js.TypeNumber && s.Type() == js.TypeNumber {
+			win = span{f.Int(), t.Int(), int64(s.Float())}
+		}
+		fn(bytesOr(m.Get("data")), win, nil)
+	})
 }
 
-// ask posts a trace request m, which gets its op, number and run id here.
-func (e *Engine) ask(m map[string]any, fn answerFn) {
+// Overview asks the worker for the overview grid of a whole world (see
+// package dsim/wasm/overview): its events counted in at most bands bands
+// of processes, in the header's order, and cols columns of time from 0 to
+// its end.
+func (e *Engine) Overview(world, bands, cols int, fn func(*overview.Grid, error)) {
+	e.ask(map[string]any{"world": world, "overview": true, "bands": bands, "cols": cols}, func(m js.Value, err error) {
+		if err != nil {
+			fn(nil, err)
+			return
+		}
+		g, err := gridOf(m)
+		fn(g, err)
+	})
+}
+
+// Find asks the worker for the position of the first event of world that
+// f selects from position from on (forward), or of the last before it;
+// fn gets -1 when there is none.
+func (e *Engine) Find(world int, f replay.Filter, from int, forward bool, fn func(at int, err error)) {
+	typ := ""
+	if f.Type != 0 {
+		typ = f.Type.String()
+	}
+	e.ask(map[string]any{"world": world, "find": true, "from": from, "forward": forward, "node": f.Node, "type": typ, "kind": f.Kind, "text": f.Text}, func(m js.Value, err error) {
+		if err == nil && m.Get("at").Type() != js.TypeNumber {
+			err = errors.New("the engine sent a malformed search answer")
+		}
+		if err != nil {
+			fn(-1, err)
+			return
+		}
+		fn(m.Get("at").Int(), nil)
+	})
+}
+
+// ask posts a trace request m, which gets its op, number and run id here;
+// fn gets the answer message.
+func (e *Engine) ask(m map[string]any, fn func(js.Value, error)) {
 	if e.done == 0 || e.running != 0 {
-		fn("", span{}, errors.New("no finished run to read"))
+		fn(js.Undefined(), errors.New("no finished run to read"))
 		return
 	}
 	if e.asked == nil {
-		e.asked = map[int]answerFn{}
+		e.asked = map[int]func(js.Value, error){}
 	}
 	e.asks++
 	e.asked[e.asks] = fn
@@ -121,14 +175,10 @@ func (e *Engine) answer(m js.Value) {
 		return
 	}
 	if msg := m.Get("error"); msg.Type() == js.TypeString {
-		fn("", span{}, errors.New(msg.String()))
+		fn(m, errors.New(msg.String()))
 		return
 	}
-	var win span
-	if f, t, s := m.Get("from"), m.Get("to"), m.Get("start"); f.Type() == js.TypeNumber && t.Type() == js.TypeNumber && s.Type() == js.TypeNumber {
-		win = span{f.Int(), t.Int(), int64(s.Float())}
-	}
-	fn(bytesOr(m.Get("data")), win, nil)
+	fn(m, nil)
 }
 
 // dropAsks fails the trace requests a new worker will never answer.
@@ -136,7 +186,7 @@ func (e *Engine) dropAsks() {
 	asked := e.asked
 	e.asked = nil
 	for _, fn := range asked {
-		fn("", span{}, errors.New("the run was replaced"))
+		fn(js.Undefined(), errors.New("the run was replaced"))
 	}
 }
 
@@ -256,6 +306,32 @@ func resultOf(m js.Value) RunResult {
 		r.Err = &script.Error{File: stringOr(err.Get("file")), Line: err.Get("line").Int(), Msg: stringOr(err.Get("msg"))}
 	}
 	return r
+}
+
+// gridOf reads the grid of an overview answer (see gridValue).
+func gridOf(m js.Value) (*overview.Grid, error) {
+	bad := errors.New("the engine sent a malformed overview")
+	var f [5]float64
+	for i, name := range []string{"rows", "bands", "cols", "max", "end"} {
+		v := m.Get(name)
+		if v.Type() != js.TypeNumber {
+			return nil, bad
+		}
+		f[i] = v.Float()
+	}
+	g := &overview.Grid{Rows: int(f[0]), Bands: int(f[1]), Cols: int(f[2]), Max: int32(f[3]), Scale: overview.Linear{T1: int64(f[4])}}
+	counts, fails := m.Get("counts"), m.Get("fails")
+	if counts.Type() != js.TypeObject || counts.Length() != g.Bands*g.Cols || fails.Type() != js.TypeObject {
+		return nil, bad
+	}
+	g.Counts = make([]int32, g.Bands*g.Cols)
+	for i := range g.Counts {
+		g.Counts[i] = int32(counts.Index(i).Int())
+	}
+	for i := 0; i < fails.Length(); i++ {
+		g.Fails = append(g.Fails, fails.Index(i).Int())
+	}
+	return g, nil
 }
 
 // bytesOr reads a Uint8Array of UTF-8 as a string ("" for anything else).

@@ -21,6 +21,7 @@ import (
 	"dsim/core/trace"
 	"dsim/scripts"
 	"dsim/wasm/layout"
+	"dsim/wasm/overview"
 	"dsim/wasm/replay"
 	"dsim/wasm/share"
 	"dsim/wasm/spacetime"
@@ -75,6 +76,9 @@ type app struct {
 	// page holds (see windowEvents), and want the window it asks for next.
 	windows []span
 	want    []pageWindow
+	// overviews are the whole worlds' overview grids the strip shows for a
+	// world read in windows, once the engine has counted them.
+	overviews []*overview.Grid
 	// first is the number of events of the world shown that come before
 	// the window, its prelude: the cursor stays after them. 0 for a whole
 	// world.
@@ -661,8 +665,9 @@ func (a *app) onProgress(_ int, events uint64, t int64) {
 	a.el.progressText.SetTextContent(fmtInt(int(events)) + " events, t=" + fmtInt(int(t)))
 }
 
-// drawLimit is the most events of a world the page reads and draws whole.
-// A larger world stays in the engine, which hands the page a window of at
+// drawLimit is the most events of a world the page reads and draws whole,
+// windowProcs the most processes: the browser takes some 100 ms to lay out
+// and paint the topology of 7,000. A larger world stays in the engine, which hands the page a window of at
 // most windowEvents events naming at most windowProcs processes at a time,
 // with the earlier events that give those processes their state (see
 // package dsim/wasm/window): the page's memory and the time to show a
@@ -674,7 +679,8 @@ const (
 )
 
 // pageWindow is a window the page asks for: lying as how ("after",
-// "before", "around") says with respect to position at.
+// "before", "around") says with respect to position at, or around the
+// first event at time at or later (how "time").
 type pageWindow struct {
 	at  int
 	how string
@@ -688,6 +694,7 @@ func (a *app) onResult(res RunResult) {
 	a.worlds = make([]trace.World, len(res.Worlds))
 	a.loaded = make([]bool, len(res.Worlds))
 	a.windows = make([]span, len(res.Worlds))
+	a.overviews = make([]*overview.Grid, len(res.Worlds))
 	a.want = make([]pageWindow, len(res.Worlds))
 	for i := range a.want {
 		a.want[i].how = "after"
@@ -756,8 +763,8 @@ func (a *app) finish(res RunResult, err error) {
 			a.showStatus("No world of this run records a trace (trace = false): its results are in the output and the checks.")
 		case a.windowed(a.world):
 			sum := a.result.Worlds[a.world]
-			a.showStatus(fmt.Sprintf("World %d has %s events, more than the %s this page reads at once: it shows them %s at a time (Earlier and Later, under the controls), with the state the processes had before. The whole trace is a download (JSONL or ShiViz).",
-				sum.World, fmtInt(sum.Events), fmtInt(drawLimit), fmtInt(windowEvents)))
+			a.showStatus(fmt.Sprintf("World %d has %s events and %s processes, more than this page reads at once (%s events or %s processes): it shows at most %s events of %s processes at a time (Earlier and Later, under the controls, or the strip above the diagram), with the state the processes had before. The whole trace is a download (JSONL or ShiViz).",
+				sum.World, fmtInt(sum.Events), fmtInt(sum.Processes), fmtInt(drawLimit), fmtInt(windowProcs), fmtInt(windowEvents), fmtInt(windowProcs)))
 		}
 	}
 }
@@ -775,8 +782,12 @@ func (a *app) revealResults() {
 	}
 }
 
-// windowed reports whether the page reads world i in windows.
-func (a *app) windowed(i int) bool { return a.result.Worlds[i].Events > drawLimit }
+// windowed reports whether the page reads world i in windows: it has more
+// events than drawLimit, or more processes than a window names.
+func (a *app) windowed(i int) bool {
+	w := a.result.Worlds[i]
+	return w.Events > drawLimit || w.Processes > windowProcs
+}
 
 // showWindow shows the window of world i that lies as how says with
 // respect to position at, then calls then.
@@ -914,8 +925,8 @@ func (a *app) showWorld(i int, then func(err error)) {
 		}},
 		{"draw the diagram", func() bool {
 			a.diagram.draw() // if no frame came since: the run is shown when it is done
-			then(nil)
 			a.prepareSearch(a.r)
+			then(nil) // last: it may show another window at once
 			return false
 		}},
 	}

@@ -43,6 +43,9 @@ type logView struct {
 	count  dom.Element
 
 	node, typ, kind, search dom.Element
+	// beyond holds the buttons that search the whole run past the window
+	// the page holds, for a world it reads in windows.
+	beyond dom.Element
 	// nodeOpts are the process filter's options while the menu waits to
 	// be opened: ten thousand options take a third of a second to build,
 	// too long for the task that shows a world.
@@ -90,6 +93,25 @@ func newLogView(a *app, table, scroll, filters dom.Element) *logView {
 	label("Type", l.typ)
 	label("Kind", l.kind)
 	label("Find", l.search)
+	l.beyond = el("span", "beyond", "")
+	l.beyond.SetAttribute("role", "group")
+	l.beyond.SetAttribute("aria-label", "search the whole run")
+	for _, b := range []struct {
+		text, title string
+		forward     bool
+	}{
+		{"◀ Earlier match", "The last event before these that the filters select, in the whole run", false},
+		{"Later match ▶", "The next event after these that the filters select, in the whole run", true},
+	} {
+		btn := el("button", "", b.text)
+		btn.SetAttribute("type", "button")
+		btn.SetAttribute("title", b.title)
+		forward := b.forward
+		onClick(btn, func() { l.findBeyond(forward) })
+		l.beyond.AppendChild(btn)
+	}
+	show(l.beyond, false)
+	filters.AppendChild(l.beyond)
 	l.count = el("span", "count", "")
 	filters.AppendChild(l.count)
 	for _, s := range []dom.Element{l.node, l.typ, l.kind} {
@@ -171,7 +193,38 @@ func (l *logView) reset() {
 	}
 	fillSelect(l.typ, types)
 	fillSelect(l.kind, kinds)
+	show(l.beyond, r != nil && l.a.windowed(l.a.world))
 	l.refilter()
+}
+
+// findBeyond shows the next event after the window the page holds
+// (forward), or the last before it, that the filters select: the engine
+// searches the whole world, and the window around the event comes.
+func (l *logView) findBeyond(forward bool) {
+	a := l.a
+	if a.r == nil || a.loading {
+		return
+	}
+	world, w := a.world, a.windows[a.world]
+	from := w.from
+	if forward {
+		from = w.to
+	}
+	res := a.result
+	a.eng.Find(world, l.filter(), from, forward, func(at int, err error) {
+		switch {
+		case a.result != res || a.world != world:
+			// the page moved on
+		case err != nil:
+			a.showError("The run could not be searched: " + err.Error())
+		case at < 0 && forward:
+			a.showStatus("No later event of the run matches the filters.")
+		case at < 0:
+			a.showStatus("No earlier event of the run matches the filters.")
+		default:
+			a.gotoSeq(a.worlds[world].Header.World, uint64(at))
+		}
+	})
 }
 
 // eagerOptions is how many processes the process filter lists at once;
@@ -229,19 +282,24 @@ func (l *logView) hideRows() {
 	}
 }
 
+// filter is what the log's filters select.
+func (l *logView) filter() replay.Filter {
+	f := replay.Filter{Node: replay.AnyNode, Kind: value(l.kind), Text: value(l.search)}
+	if n := value(l.node); n != "" {
+		fmt.Sscan(n, &f.Node)
+	}
+	if t, ok := trace.ParseType(value(l.typ)); ok {
+		f.Type = t
+	}
+	return f
+}
+
 func (l *logView) refilter() {
 	l.hideRows()
 	r := l.a.r
 	l.rows = nil
 	if r != nil {
-		f := replay.Filter{Node: replay.AnyNode, Kind: value(l.kind), Text: value(l.search)}
-		if n := value(l.node); n != "" {
-			fmt.Sscan(n, &f.Node)
-		}
-		if t, ok := trace.ParseType(value(l.typ)); ok {
-			f.Type = t
-		}
-		l.rows = r.Filter(f)
+		l.rows = r.Filter(l.filter())
 	}
 	total := 0
 	if r != nil {

@@ -9,6 +9,11 @@ package main
 // failed checks, the cursor, and a frame around what the diagram shows.
 // A click or drag on it moves the diagram there; arrow keys pan it.
 //
+// A world the page reads in windows gets the strip whatever its number of
+// processes, and the strip is then the whole run's, which the engine
+// counts (Engine.Overview): its frame is the window the page holds, and a
+// click elsewhere asks for the window at that time.
+//
 // The cells are painted once per world shown, a pixel each on a canvas
 // the page stretches to the strip; a frame moves only the cursor and the
 // frame, elements placed in percent of the strip. So the strip needs no
@@ -18,6 +23,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -43,6 +49,8 @@ type stripView struct {
 	g      *overview.Grid // nil: no strip
 	pixels []byte
 	drag   bool
+	whole  bool   // g is the whole run's: the page holds a window of it
+	margin string // the strip's left margin, the diagram's label gutter
 }
 
 func newStripView(d *diagramView) *stripView {
@@ -79,8 +87,13 @@ func (s *stripView) shades() [][4]byte {
 // build paints the run of dia (nil: none) in the strip, or hides it when
 // the diagram has rows enough for every process.
 func (s *stripView) build(dia *spacetime.Diagram) {
-	s.g = nil
+	s.g, s.whole = nil, false
 	empty(s.fails)
+	a := s.d.a
+	if dia != nil && a.windowed(a.world) {
+		s.buildWhole(dia)
+		return
+	}
 	if dia == nil || len(dia.R.Nodes) <= spacetime.FoldMin {
 		show(s.box, false)
 		return
@@ -92,7 +105,34 @@ func (s *stripView) build(dia *spacetime.Diagram) {
 		}
 		return -1
 	}
-	g := overview.Build(r.Events, rowOf, len(r.Nodes), s.scale(dia), stripBands, stripCols)
+	s.paint(overview.Build(r.Events, rowOf, len(r.Nodes), s.scale(dia), stripBands, stripCols), dia.EndT)
+}
+
+// buildWhole shows the whole run's grid of the world shown, which the
+// engine counts once per world and run.
+func (s *stripView) buildWhole(dia *spacetime.Diagram) {
+	a := s.d.a
+	if g := a.overviews[a.world]; g != nil {
+		s.whole = true
+		s.paint(g, a.result.Worlds[a.world].End)
+		return
+	}
+	show(s.box, false)
+	res, world := a.result, a.world
+	a.eng.Overview(world, stripBands, stripCols, func(g *overview.Grid, err error) {
+		if err != nil || a.result != res {
+			return // a new run: a new strip
+		}
+		a.overviews[world] = g
+		if a.world == world && a.dia == dia {
+			s.build(dia)
+			s.d.dirty()
+		}
+	})
+}
+
+// paint shows grid g of a run that ends at end.
+func (s *stripView) paint(g *overview.Grid, end int64) {
 	s.g = g
 	s.pixels = g.Paint(s.pixels, s.shades())
 	data := js.Global().Get("Uint8ClampedArray").New(len(s.pixels))
@@ -105,8 +145,8 @@ func (s *stripView) build(dia *spacetime.Diagram) {
 		tick.Underlying().Get("style").Set("left", pct(float64(c)+0.5, float64(g.Cols)))
 		s.fails.AppendChild(tick)
 	}
-	s.box.SetAttribute("aria-label", fmt.Sprintf("overview of the run: %d processes, t=0..%d", len(r.Nodes), dia.EndT))
-	s.box.SetAttribute("aria-valuemax", fmt.Sprint(dia.EndT))
+	s.box.SetAttribute("aria-label", fmt.Sprintf("overview of the run: %d processes, t=0..%d", g.Rows, end))
+	s.box.SetAttribute("aria-valuemax", fmt.Sprint(end))
 	show(s.box, true)
 }
 
@@ -139,10 +179,22 @@ func (s *stripView) track(v *spacetime.Viewport, dia *spacetime.Diagram, t int64
 	if g == nil {
 		return
 	}
+	// under the plot, right of the process labels, as the diagram's axis
+	if m := ftoa(s.d.gutter) + "px"; m != s.margin {
+		s.margin = m
+		s.box.Underlying().Get("style").Set("marginLeft", m)
+	}
 	t0, t1 := v.T(v.Left), v.T(v.Left+v.Width)
+	lo, hi := dia.Shown(v)
+	end := dia.EndT
+	if s.whole { // the frame is the window the page holds, of every process
+		a := s.d.a
+		w := a.windows[a.world]
+		t0, t1, lo, hi, end = float64(w.start), float64(a.r.Events[len(a.r.Events)-1].T), 0, g.Rows, a.result.Worlds[a.world].End
+		t = int64(a.timeAfter(a.cursor))
+	}
 	cols, bands := float64(g.Cols), float64(g.Bands)
 	x0, x1 := math.Max(0, g.X(t0)), math.Min(cols, g.X(t1))
-	lo, hi := dia.Shown(v)
 	st := s.frame.Get("style")
 	st.Set("left", pct(x0, cols))
 	st.Set("width", pct(math.Max(0, x1-x0), cols))
@@ -150,7 +202,7 @@ func (s *stripView) track(v *spacetime.Viewport, dia *spacetime.Diagram, t int64
 	st.Set("height", pct(g.Y(hi)-g.Y(lo), bands))
 	s.cursor.Get("style").Set("left", pct(math.Min(g.X(float64(t)), cols), cols))
 	mid := int64(math.Round((t0 + t1) / 2))
-	s.box.SetAttribute("aria-valuenow", fmt.Sprint(min(max(mid, 0), dia.EndT)))
+	s.box.SetAttribute("aria-valuenow", fmt.Sprint(min(max(mid, 0), end)))
 	s.box.SetAttribute("aria-valuetext", fmt.Sprintf("t=%d..%d, processes %d to %d of %d shown", int64(math.Round(t0)), int64(math.Round(t1)), lo+1, hi, g.Rows))
 }
 
@@ -161,6 +213,10 @@ func (s *stripView) moveTo(fx, fy float64) {
 	if g == nil || d.a.dia == nil || !d.fitted {
 		return
 	}
+	if s.whole {
+		s.moveWindow(g.T(fx * float64(g.Cols)))
+		return
+	}
 	d.v.Place(g.T(fx*float64(g.Cols)), d.v.Left+d.v.Width/2)
 	band := min(max(int(fy*float64(g.Bands)), 0), g.Bands-1)
 	lo, hi := g.RowsOf(band)
@@ -169,6 +225,26 @@ func (s *stripView) moveTo(fx, fy float64) {
 	d.a.dia.Centre(&d.v, (lo+hi)/2)
 	d.tip.Set("hidden", true)
 	d.dirty()
+}
+
+// moveWindow moves the cursor to time t of the whole run, asking for the
+// window there when the page does not hold that time.
+func (s *stripView) moveWindow(t float64) {
+	a := s.d.a
+	at := func() {
+		i := sort.Search(len(a.r.Events), func(i int) bool { return float64(a.r.Events[i].T) >= t })
+		a.setCursor(max(i, a.first+1))
+		a.followCursor()
+	}
+	if w := a.windows[a.world]; t >= float64(w.start) && t <= float64(a.r.Events[len(a.r.Events)-1].T) {
+		at()
+		return
+	}
+	a.showWindow(a.world, int(t), "time", func(err error) {
+		if err == nil {
+			at()
+		}
+	})
 }
 
 // point moves the diagram to where a pointer event is on the strip.
@@ -192,7 +268,7 @@ func (s *stripView) wire() {
 		s.point(ev)
 	})
 	on(b, "pointermove", func(ev js.Value) {
-		if s.drag {
+		if s.drag && !s.whole { // a window is asked for on a click, not at every move
 			s.point(ev)
 		}
 	})

@@ -16,7 +16,7 @@ let engine;
 function run(req, progress) {
   const r = engine.run(req, progress);
   assert.equal(r.jsonl, undefined, "the result carries no trace: the engine keeps it");
-  const t = engine.trace(req.id, -1, "jsonl");
+  const t = engine.trace({ id: req.id, world: -1, format: "jsonl" });
   assert.ok(t.data instanceof Uint8Array, `the trace is sent as bytes (${t.error})`);
   return { ...r, jsonl: new TextDecoder("utf-8", { fatal: true }).decode(t.data) };
 }
@@ -70,12 +70,25 @@ test("the engine answers trace requests about its last run only", () => {
   const src = 'for i = 1, 2 do local w = sim.world{algorithm = "election.bully", n = 3}; w:run() end\n';
   const r = run({ op: "run", id: 3, name: "two.lua", src, seed: 1, seedSet: false });
   assert.deepEqual(r.worlds.map((w) => [w.world, w.algorithm, w.processes]), [[1, "election.bully", 3], [2, "election.bully", 3]]);
-  const second = new TextDecoder().decode(engine.trace(3, 1, "jsonl").data);
+  const ask = (id, world, format, more) => engine.trace({ id, world, format, ...more });
+  const second = new TextDecoder().decode(ask(3, 1, "jsonl").data);
   assert.ok(second.startsWith('{"type":"world","schema":') && second.includes('"world":2'), "world 2 alone");
   assert.equal(second.split("\n").length - 2, r.worlds[1].events, "the summary counts the world's events");
-  assert.match(engine.trace(2, 0, "jsonl").error, /no longer holds/);
-  assert.match(engine.trace(3, 5, "jsonl").error, /no world 6/);
-  assert.match(engine.trace(3, 0, "xml").error, /unknown trace format/);
+  assert.match(ask(2, 0, "jsonl").error, /no longer holds/);
+  assert.match(ask(3, 5, "jsonl").error, /no world 6/);
+  assert.match(ask(3, 0, "xml").error, /unknown trace format/);
+  assert.match(engine.trace().error, /wants a request/);
+  assert.match(ask(3, "1", "jsonl").error, /wants a world index/);
+  // a window of world 2: its bounds, its start time, its events
+  const win = ask(3, 1, undefined, { window: true, at: 4, count: 3, procs: 10, how: "after" });
+  assert.deepEqual([win.from, win.to], [4, 7]);
+  const lines = new TextDecoder().decode(win.data).trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(lines.slice(-3).map((e) => e.seq), [4, 5, 6]);
+  assert.match(ask(3, 1, undefined, { window: true, at: 4, count: 3, how: "after" }).error, /a window wants numbers/);
+  // the whole world's overview grid
+  const g = ask(3, 1, undefined, { overview: true, bands: 2, cols: 5 });
+  assert.deepEqual([g.rows, g.bands, g.cols, g.counts.length], [3, 2, 5, 10]);
+  assert.ok(g.counts.reduce((a, b) => a + b, 0) > 0);
 });
 
 test("a script error comes back with its line, the partial trace and the output", () => {

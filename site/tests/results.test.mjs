@@ -56,7 +56,7 @@ test("a world too large to read whole is shown in windows, from the state the pr
   // fmtInt groups digits with a thin space
   const digits = (s) => s.replace(/(\d)\D(?=\d{3}\b)/g, "$1");
   const windowText = async () => digits(await page.locator("#window-text").textContent());
-  assert.match(digits(await page.locator("#status").textContent()), /World 1 has 1300003 events, more than the 100000 this page reads at once: it shows them 20000 at a time/);
+  assert.match(digits(await page.locator("#status").textContent()), /World 1 has 1300003 events and 100000 processes, more than this page reads at once \(100000 events or 2000 processes\): it shows at most 20000 events of 2000 processes at a time/);
   // The statistics are the whole run's, from the engine's summary: 3n-1
   // messages (n-1 ELECTION hops from process 1 to n, n round the ring back
   // to n, and n ELECTED), all delivered.
@@ -122,6 +122,24 @@ test("a world too large to read whole is shown in windows, from the state the pr
   const [, from, to] = digits(await other.locator("#window-text").textContent()).match(/^events (\d+)–(\d+) of/);
   assert.ok(Number(from) <= Number(at) && Number(at) <= Number(to), `${at} outside the window ${from}–${to}`);
   assert.ok(await other.locator("#log tr.selected").count() === 1);
+  // The overview strip is the whole run's, which the engine counts, and a
+  // click on it brings the window at that time.
+  const strip = page.locator("#diagram .overview");
+  await page.waitForFunction(() => /^overview of the run: 100000 processes, t=0\.\.299999$/.test(document.querySelector("#diagram .overview")?.getAttribute("aria-label")) && !document.querySelector("#diagram .overview").hidden, null, { timeout: 30_000 });
+  const box = await strip.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(() => !/^events 1–/.test(document.querySelector("#window-text").textContent) && !document.querySelector("#scrubber").disabled, null, { timeout: 60_000 });
+  const mid = Number(digits(await page.locator("#time").textContent()).match(/^t=(\d+)/)[1]);
+  assert.ok(Math.abs(mid - 150000) < 3000, `the strip's middle brought t=${mid}`);
+  // The log's filters search the whole run past the window: the next
+  // ELECTED delivery is after the window around t=150000, before the end.
+  await page.selectOption("#log-type", "deliver");
+  await page.locator("#log-search").fill("ELECTED");
+  await page.waitForFunction(() => /^0 of /.test(document.querySelector("#log-filters .count").textContent));
+  await page.locator("#log-filters .beyond button", { hasText: "Later match" }).click();
+  await page.waitForFunction(() => document.querySelector("#log tr.selected") && !document.querySelector("#scrubber").disabled, null, { timeout: 60_000 });
+  assert.match(await page.locator("#log tr.selected td.ev, #log tr.selected td:last-child").first().textContent(), /deliver ELECTED/);
+  assert.equal(await page.locator("#log-type").inputValue(), "deliver", "the filters stay");
   await page.screenshot({ path: artifact("cr-1e5-1440.png") });
 });
 

@@ -52,11 +52,20 @@ type Grid struct {
 // It is one pass over the events with two allocations, for it runs over
 // whole traces in WebAssembly.
 func Build(events []trace.Event, rowOf func(node int) int, rows int, scale Scale, bands, cols int) *Grid {
+	return BuildEach(func(fn func(*trace.Event)) {
+		for i := range events {
+			fn(&events[i])
+		}
+	}, rowOf, rows, scale, bands, cols)
+}
+
+// BuildEach is Build over the events each hands its function in order, as
+// trace.World.Each does for a world kept as a compact recording.
+func BuildEach(each func(func(*trace.Event)), rowOf func(node int) int, rows int, scale Scale, bands, cols int) *Grid {
 	cols = max(cols, 1)
 	g := &Grid{Rows: max(rows, 0), Bands: min(max(bands, 1), max(rows, 0)), Cols: cols, Scale: scale}
 	g.Counts = make([]int32, g.Bands*cols)
-	for i := range events {
-		e := &events[i]
+	each(func(e *trace.Event) {
 		c := g.Col(e.T)
 		if e.Type == trace.Check && !e.Pass {
 			if n := len(g.Fails); n == 0 || g.Fails[n-1] != c {
@@ -64,16 +73,16 @@ func Build(events []trace.Event, rowOf func(node int) int, rows int, scale Scale
 			}
 		}
 		if e.Node == trace.NoNode {
-			continue
+			return
 		}
 		r := rowOf(e.Node)
 		if r < 0 || r >= g.Rows {
-			continue
+			return
 		}
 		k := g.BandOf(r)*cols + c
 		g.Counts[k]++
 		g.Max = max(g.Max, g.Counts[k])
-	}
+	})
 	return g
 }
 

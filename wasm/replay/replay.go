@@ -575,8 +575,11 @@ func (r *Replay) Causal(x int) (past, future []bool) {
 }
 
 // Text is the readable one-line form of event i, without its time.
-func (r *Replay) Text(i int) string {
-	e := r.Events[i]
+func (r *Replay) Text(i int) string { return Text(&r.Events[i]) }
+
+// Text is the log's text of an event: its text form without the time.
+func Text(ev *trace.Event) string {
+	e := *ev
 	e.T = 0
 	b := trace.AppendText(nil, &e)
 	b = bytes.TrimSuffix(b, []byte("\n"))
@@ -601,16 +604,50 @@ func (r *Replay) Filter(f Filter) []int {
 	needle := strings.ToLower(f.Text)
 	out := make([]int, 0, len(r.Events))
 	for i := range r.Events {
-		e := &r.Events[i]
-		if f.Node != AnyNode && e.Node != f.Node ||
-			f.Type != 0 && e.Type != f.Type ||
-			f.Kind != "" && e.Kind != f.Kind ||
-			needle != "" && !strings.Contains(r.lowerText(i), needle) {
-			continue
+		if f.match(&r.Events[i], needle, func() string { return r.lowerText(i) }) {
+			out = append(out, i)
 		}
-		out = append(out, i)
 	}
 	return out
+}
+
+// match reports whether f selects e, whose lower-cased text lower gives
+// when the needle (f.Text lower-cased) asks for it.
+func (f *Filter) match(e *trace.Event, needle string, lower func() string) bool {
+	return (f.Node == AnyNode || e.Node == f.Node) &&
+		(f.Type == 0 || e.Type == f.Type) &&
+		(f.Kind == "" || e.Kind == f.Kind) &&
+		(needle == "" || strings.Contains(lower(), needle))
+}
+
+// Find is the position of the first event of w that f selects from
+// position from on (forward), or the last before position from (not
+// forward); -1 when there is none. It reads the world a stretch at a time,
+// so that it serves a world kept whole in the engine, which the page holds
+// only windows of.
+func Find(w *trace.World, f Filter, from int, forward bool) int {
+	needle := strings.ToLower(f.Text)
+	const stretch = 4096
+	found := -1
+	scan := func(lo, hi int, last bool) {
+		i := lo
+		w.EachIn(lo, hi, func(e *trace.Event) {
+			if (found < 0 || last) && f.match(e, needle, func() string { return strings.ToLower(Text(e)) }) {
+				found = i
+			}
+			i++
+		})
+	}
+	if forward {
+		for lo := max(from, 0); found < 0 && lo < w.Len(); lo += stretch {
+			scan(lo, lo+stretch, false)
+		}
+		return found
+	}
+	for hi := min(from, w.Len()); found < 0 && hi > 0; hi -= stretch {
+		scan(max(hi-stretch, 0), hi, true)
+	}
+	return found
 }
 
 // PrepareText makes the lower-cased texts that a text search compares, for

@@ -3,9 +3,11 @@ package replay
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"dsim/core/trace"
+	"dsim/wasm/internal/runs"
 )
 
 // ev builds events with consecutive seqs.
@@ -427,6 +429,47 @@ func TestClassesFollowTheViews(t *testing.T) {
 		}
 		if k != len(r.Classes) {
 			t.Errorf("seed %d: %d changes of %d in event order", seed, k, len(r.Classes))
+		}
+	}
+}
+
+// Find, over a whole world, agrees with Filter over its replay: the first
+// selected event from a position on, or the last before it.
+func TestFindAgreesWithFilter(t *testing.T) {
+	worlds, err := runs.Examples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the first few, and the longest, which Find reads in several stretches
+	slices.SortStableFunc(worlds[8:], func(a, b trace.World) int { return len(b.Events) - len(a.Events) })
+	for _, w := range worlds[:min(len(worlds), 12)] {
+		r := New(&w, 0)
+		n := len(w.Events)
+		for _, f := range []Filter{
+			{Node: AnyNode},
+			{Node: AnyNode, Type: trace.Deliver},
+			{Node: r.Nodes[0], Type: trace.State},
+			{Node: AnyNode, Text: "ELECT"},
+			{Node: AnyNode, Text: "no event says this"},
+		} {
+			sel := r.Filter(f)
+			for _, from := range []int{0, 1, n / 3, n / 2, n - 1, n} {
+				next, prev := -1, -1
+				for _, i := range sel {
+					if i >= from && next < 0 {
+						next = i
+					}
+					if i < from {
+						prev = i
+					}
+				}
+				if got := Find(&w, f, from, true); got != next {
+					t.Errorf("world %d, %+v: the next from %d is %d, Find says %d", w.Header.World, f, from, next, got)
+				}
+				if got := Find(&w, f, from, false); got != prev {
+					t.Errorf("world %d, %+v: the last before %d is %d, Find says %d", w.Header.World, f, from, prev, got)
+				}
+			}
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sort"
 
 	"dsim/core/trace"
 )
@@ -110,6 +111,16 @@ func names(e *trace.Event) [3]int {
 		return [3]int{e.Node, e.From, e.To}
 	}
 	return [3]int{e.Node, trace.NoNode, trace.NoNode}
+}
+
+// PositionAt is the position of w's first event at time t or later
+// (w.Len() when none is): events are in time order.
+func PositionAt(w *trace.World, t int64) int {
+	return sort.Search(w.Len(), func(i int) bool {
+		var ti int64
+		w.EachIn(i, i+1, func(e *trace.Event) { ti = e.T })
+		return ti >= t
+	})
 }
 
 // StartTime is the time of w's run just before position from: the time

@@ -184,3 +184,16 @@ func TestSpan(t *testing.T) {
 		}
 	}
 }
+
+// PositionAt finds the first event at a time or later, by bisection.
+func TestPositionAt(t *testing.T) {
+	w := run(t, "election/bully-textbook.lua")
+	n := len(w.Events)
+	end := w.Events[n-1].T
+	for _, at := range []int64{-1, 0, 1, end / 3, end / 2, end, end + 1} {
+		i := PositionAt(w, at)
+		if (i < n && w.Events[i].T < at) || (i > 0 && w.Events[i-1].T >= at) {
+			t.Errorf("PositionAt(%d) = %d, not the first event at t=%d or later", at, i, at)
+		}
+	}
+}
