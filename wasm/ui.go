@@ -1162,6 +1162,10 @@ func (a *app) play() {
 		return
 	}
 	if a.cursor >= len(a.r.Events) {
+		if a.windowed(a.world) && a.windows[a.world].to < a.result.Worlds[a.world].Events {
+			a.playOn()
+			return
+		}
 		a.setCursor(0)
 	}
 	a.playing = true
@@ -1249,13 +1253,28 @@ func (a *app) onFrame(now float64) {
 		} else {
 			a.topo.moveMessages(a.r.At(a.cursor))
 		}
-		if n >= len(evs) {
-			a.pause()
-		} else {
+		switch {
+		case n < len(evs):
 			a.frame.request()
+		case a.windowed(a.world) && a.windows[a.world].to < a.result.Worlds[a.world].Events:
+			a.playOn()
+		default:
+			a.pause()
 		}
 	}
 	a.diagram.draw()
+}
+
+// playOn goes on playing in the window after the one that played to its
+// end.
+func (a *app) playOn() {
+	a.pause()
+	a.showWindow(a.world, a.windows[a.world].to, "after", func(err error) {
+		if err == nil {
+			a.setCursor(a.first)
+			a.play()
+		}
+	})
 }
 
 // --- fork from here

@@ -74,6 +74,14 @@ test("a world too large to read whole is shown in windows, from the state the pr
   assert.equal(await page.locator("#checks li.pending").count(), 4);
   assert.ok(await page.isDisabled("#window-prev"));
 
+  // Play goes on into the next window at the end of this one.
+  const max = Number(await page.locator("#scrubber").getAttribute("max"));
+  await page.locator("#scrubber").fill(String(max - 1));
+  await page.click("#play");
+  await page.waitForFunction((f) => document.querySelector("#window-text").textContent.replace(/\D/g, "").startsWith(String(f + 1)) && !document.querySelector("#pause").disabled, Number(first), { timeout: 60_000 });
+  await page.click("#pause");
+  await page.click("#window-prev");
+  await page.waitForFunction(() => /^events 1–/.test(document.querySelector("#window-text").textContent) && !document.querySelector("#scrubber").disabled, null, { timeout: 60_000 });
   // Later: the next window, the cursor at its start.
   await page.click("#window-next");
   await page.waitForFunction((f) => document.querySelector("#window-text").textContent.replace(/\D/g, "").startsWith(String(f + 1)) && !document.querySelector("#scrubber").disabled, Number(first), { timeout: 60_000 });
