@@ -49,17 +49,23 @@ type diagramView struct {
 	svg   js.Value
 	tip   js.Value
 
-	arrows, heads       [spacetime.NumStyles]js.Value        // from NumColoured on
-	byKind              [spacetime.NumColoured]js.Value      // <g> per coloured style
-	kindPaths           [][spacetime.NumColoured][2]js.Value // arrows, heads
-	labelLayer          js.Value
-	labels              []js.Value // <text> pool
-	labelKey            []int      // what each label shows: kind*NumStyles+style
-	legend              dom.Element
-	marks, late         [spacetime.NumMarks]js.Value
-	life, drops, bands  js.Value
-	lanes               [spacetime.NumLanes]js.Value
-	conePast, coneFut   js.Value
+	arrows, heads      [spacetime.NumStyles]js.Value        // from NumColoured on
+	byKind             [spacetime.NumColoured]js.Value      // <g> per coloured style
+	kindPaths          [][spacetime.NumColoured][2]js.Value // arrows, heads
+	labelLayer         js.Value
+	labels             []js.Value // <text> pool
+	labelKey           []int      // what each label shows: kind*NumStyles+style
+	legend             dom.Element
+	marks, late        [spacetime.NumMarks]js.Value
+	life, drops, bands js.Value
+	lanes              [spacetime.NumLanes]js.Value
+	conePast, coneFut  js.Value
+	coneConc           js.Value
+	// cone says how many events are in the selected event's past, future
+	// and neither (concurrent with it), keyed like the marks; coneOf is
+	// the selection it counts.
+	cone                dom.Element
+	coneOf              []bool
 	selRing             js.Value
 	net, cursor, bg     js.Value
 	breaks              js.Value
@@ -101,6 +107,10 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		tools.AppendChild(btn)
 	}
 	tools.AppendChild(el("span", "dhint", "wheel: zoom · drag: pan · click an event: its causal past and future"))
+	d.cone = el("span", "cone-legend", "")
+	d.cone.SetAttribute("aria-live", "polite")
+	show(d.cone, false)
+	tools.AppendChild(d.cone)
 	root.AppendChild(tools)
 
 	s := rawSVG("svg", "class", "st", "tabindex", "0", "role", "img", "aria-label", "space-time diagram")
@@ -140,7 +150,8 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 	for _, l := range []struct {
 		v          *js.Value
 		tag, class string
-	}{{&d.conePast, "path", "cone past"}, {&d.coneFut, "path", "cone future"}, {&d.selRing, "path", "cone selected"},
+	}{{&d.conePast, "path", "cone past"}, {&d.coneFut, "path", "cone future"}, {&d.coneConc, "path", "cone concurrent"},
+		{&d.selRing, "path", "cone selected"},
 		{&d.cursor, "line", "cursor"}, {&d.tickLayer, "g", "axis"}, {&d.rowLayer, "g", "labels"}} {
 		*l.v = add(l.tag, "class", l.class)
 	}
@@ -295,6 +306,41 @@ func (d *diagramView) reveal(i int) {
 
 // draw redraws if anything changed since the last frame; with no world
 // shown, the frame is empty and the cursor out of sight.
+// countCone fills the legend of the selected event's cone when the
+// selection changed.
+func (d *diagramView) countCone() {
+	a := d.a
+	if len(a.past) > 0 && len(d.coneOf) > 0 && &a.past[0] == &d.coneOf[0] {
+		return
+	}
+	d.coneOf = a.past
+	empty(d.cone)
+	if a.past == nil {
+		show(d.cone, false)
+		return
+	}
+	past, future, concurrent := 0, 0, 0
+	for i := range a.r.Events {
+		switch {
+		case i == a.selected || a.r.NodeOf(i) < 0:
+		case a.past[i]:
+			past++
+		case a.future[i]:
+			future++
+		default:
+			concurrent++
+		}
+	}
+	for _, c := range []struct {
+		class, mark string
+		n           int
+		what        string
+	}{{"past", "○", past, "before"}, {"future", "○", future, "after"}, {"concurrent", "□", concurrent, "concurrent"}} {
+		d.cone.AppendChild(el("span", c.class, fmt.Sprintf("%s %s %s", c.mark, fmtInt(c.n), c.what)))
+	}
+	show(d.cone, true)
+}
+
 func (d *diagramView) draw() {
 	if !d.needs {
 		return
@@ -321,6 +367,7 @@ func (d *diagramView) draw() {
 			t = a.r.Events[a.cursor-1].T
 		}
 		d.strip.track(&d.v, a.dia, t)
+		d.countCone()
 		// the time window shown, for tests and tools reading the page
 		d.svg.Call("setAttribute", "data-t0", itoa(int(math.Round(d.v.T(d.v.Left)))))
 		d.svg.Call("setAttribute", "data-t1", itoa(int(math.Round(d.v.T(d.v.Left+d.v.Width)))))
@@ -331,7 +378,7 @@ func (d *diagramView) draw() {
 		v    js.Value
 		data string
 	}{{d.life, out.Lifelines}, {d.bands, out.Bands}, {d.breaks, out.Breaks}, {d.net, out.Net}, {d.drops, out.Drops},
-		{d.conePast, out.ConePast}, {d.coneFut, out.ConeFuture}, {d.selRing, out.Selected}} {
+		{d.conePast, out.ConePast}, {d.coneFut, out.ConeFuture}, {d.coneConc, out.ConeConcurrent}, {d.selRing, out.Selected}} {
 		setD(p.v, p.data)
 	}
 	for l, lane := range out.Lanes {

@@ -367,6 +367,8 @@ func (l *logView) fill(k, i int) {
 		cls += " past"
 	} else if l.a.future != nil && l.a.future[i] {
 		cls += " future"
+	} else if l.a.past != nil && l.a.r.NodeOf(i) >= 0 {
+		cls += " concurrent" // neither before nor after the selected event
 	}
 	if e.Type == trace.Check && !e.Pass {
 		cls += " fail"

@@ -143,7 +143,49 @@ test("step, play and scrub move the cursor through the recorded run", async (t) 
   assert.match(await page.locator(`#log tr[data-index="${firstDeliver}"]`).getAttribute("class"), /selected/);
   assert.equal((await cursor(page)).at, firstDeliver + 1, "selecting moves the cursor just after the event");
   await page.waitForFunction(() => /^M[^M]*$/.test(document.querySelector("#diagram path.arrows.selected").getAttribute("d")), null, { timeout: patience });
+  // Three styles: the events before it, after it, and concurrent with it,
+  // counted as happened-before says, computed here from the CLI's trace
+  // alone (vector clocks over process order and send-deliver pairs).
+  const want = causalCounts(ref, firstDeliver);
+  assert.ok(want.concurrent > 0 && want.past > 0 && want.future > 0, JSON.stringify(want));
+  await page.waitForFunction(() => !document.querySelector("#diagram .cone-legend").hidden, null, { timeout: patience });
+  assert.deepEqual(await page.locator("#diagram .cone-legend span").allTextContents(),
+    [`○ ${want.past} before`, `○ ${want.future} after`, `□ ${want.concurrent} concurrent`]);
+  for (const style of ["past", "future", "concurrent"]) {
+    assert.ok((await page.locator(`#diagram path.cone.${style}`).getAttribute("d") || "").length > 0, `no ${style} marks drawn`);
+  }
+  // the log marks the concurrent events too
+  const concurrentRows = await page.locator("#log tr.concurrent").evaluateAll((rs) => rs.map((r) => Number(r.dataset.index)));
+  assert.ok(concurrentRows.length > 0 && concurrentRows.every((i) => want.of[i] === "concurrent"), `${concurrentRows}`);
+  // clicking it again clears the selection and the legend
+  await page.locator(`#log tr[data-index="${firstDeliver}"]`).click();
+  await page.waitForFunction(() => document.querySelector("#diagram .cone-legend").hidden, null, { timeout: patience });
 });
+
+// causalCounts counts the events at a process that happened before event
+// x, after it, and neither, from a parsed JSONL trace.
+function causalCounts(events, x) {
+  const procs = [...new Set(events.filter((e) => e.node !== undefined).map((e) => e.node))];
+  const at = new Map(procs.map((p, k) => [p, k]));
+  const last = new Map(), sent = new Map(), vc = [];
+  events.forEach((e, i) => {
+    if (e.node === undefined) return;
+    const v = last.has(e.node) ? [...last.get(e.node)] : procs.map(() => 0);
+    if (e.type === "deliver" && sent.has(e.id)) sent.get(e.id).forEach((c, k) => (v[k] = Math.max(v[k], c)));
+    v[at.get(e.node)]++;
+    vc[i] = v;
+    last.set(e.node, v);
+    if (e.type === "send") sent.set(e.id, v);
+  });
+  const leq = (a, b) => a.every((c, k) => c <= b[k]);
+  const n = { past: 0, future: 0, concurrent: 0, of: [] }; // of: each event's relation to x
+  vc.forEach((v, i) => {
+    if (!v || i === x) return;
+    n.of[i] = leq(v, vc[x]) ? "past" : leq(vc[x], v) ? "future" : "concurrent";
+    n[n.of[i]]++;
+  });
+  return n;
+}
 
 test("fork from here: crashing a process reruns the scenario with the intervention kept", async (t) => {
   const page = await pg.open(t);

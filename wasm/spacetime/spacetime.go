@@ -205,12 +205,14 @@ type Drawing struct {
 	Net       string           // partitions and heals, across all rows
 	Breaks    string           // zig-zags across the collapsed gaps
 	// ConePast and ConeFuture ring the events in the selected event's
-	// causal past and future; Selected rings the event itself.
-	ConePast, ConeFuture, Selected string
-	Cursor                         float64 // x of the cursor
-	Ticks                          []Tick
-	Rows                           []Row
-	Arrowed                        int // delivered messages drawn as arrows
+	// causal past and future, ConeConcurrent boxes those concurrent with
+	// it (neither before nor after: a second cue besides the colour);
+	// Selected rings the event itself.
+	ConePast, ConeFuture, ConeConcurrent, Selected string
+	Cursor                                         float64 // x of the cursor
+	Ticks                                          []Tick
+	Rows                                           []Row
+	Arrowed                                        int // delivered messages drawn as arrows
 }
 
 type arrow struct {
@@ -604,7 +606,7 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 
 	// marks
 	var marks, late [NumMarks][]byte
-	var conePast, coneFuture, sel []byte
+	var conePast, coneFuture, concurrent, sel []byte
 	marks[MarkDrop] = dropMarks
 	elo, ehi := d.events(t0-1, t1+1)
 	for i := elo; i < ehi; i++ {
@@ -624,6 +626,8 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 			conePast = ring(conePast, x, y, 4)
 		case m.Future != nil && m.Future[i]:
 			coneFuture = ring(coneFuture, x, y, 4)
+		case m.Past != nil:
+			concurrent = square(concurrent, x, y, 4)
 		}
 		mk, ok := markOf(d.R.Events[i].Type)
 		if !ok {
@@ -638,7 +642,7 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 	for k := range NumMarks {
 		out.Marks[k], out.MarksLate[k] = string(marks[k]), string(late[k])
 	}
-	out.ConePast, out.ConeFuture, out.Selected = string(conePast), string(coneFuture), string(sel)
+	out.ConePast, out.ConeFuture, out.ConeConcurrent, out.Selected = string(conePast), string(coneFuture), string(concurrent), string(sel)
 
 	var net []byte
 	for _, i := range d.netEvent {
@@ -740,6 +744,18 @@ func shape(b []byte, m Mark, x, y float64) []byte {
 }
 
 // ring appends a circle of radius r as two arcs.
+// square is the outline of a square of half-side r around (x, y).
+func square(b []byte, x, y, r float64) []byte {
+	b = moveTo(b, x-r, y-r)
+	for _, d := range [][2]float64{{2 * r, 0}, {0, 2 * r}, {-2 * r, 0}} {
+		b = append(b, 'l')
+		b = num(b, d[0])
+		b = append(b, ' ')
+		b = num(b, d[1])
+	}
+	return append(b, 'z')
+}
+
 func ring(b []byte, x, y, r float64) []byte {
 	b = moveTo(b, x-r, y)
 	b = append(b, 'a')

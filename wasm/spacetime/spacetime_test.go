@@ -199,8 +199,13 @@ func TestStylesFollowCursorAndSelection(t *testing.T) {
 	}
 	// rings: the send of C itself; A's send and delivery before it; C's
 	// delivery after it; B (send and delivery) is concurrent
-	if countM(dr.Selected) != 1 || countM(dr.ConePast) != 2 || countM(dr.ConeFuture) != 1 {
-		t.Errorf("rings: selected %d past %d future %d", countM(dr.Selected), countM(dr.ConePast), countM(dr.ConeFuture))
+	if countM(dr.Selected) != 1 || countM(dr.ConePast) != 2 || countM(dr.ConeFuture) != 1 || countM(dr.ConeConcurrent) != 2 {
+		t.Errorf("rings: selected %d past %d future %d concurrent %d", countM(dr.Selected), countM(dr.ConePast), countM(dr.ConeFuture), countM(dr.ConeConcurrent))
+	}
+	// with nothing selected, nothing is concurrent
+	dr = d.Draw(&v, &Marks{Cursor: 6, Selected: -1})
+	if dr.ConeConcurrent != "" || dr.ConePast != "" {
+		t.Errorf("no selection, yet marks: past %q concurrent %q", dr.ConePast, dr.ConeConcurrent)
 	}
 }
 
