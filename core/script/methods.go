@@ -43,6 +43,7 @@ var worldMethods = []entry[*world]{
 	{"workload", "{rate=, cs=, until_time=, nodes=, start=}", "", "Makes each process of nodes (default: all) request the critical section at Poisson times: rate requests per tick on average, from start (default now) until before until_time, each holding it cs ticks (`request{duration=cs}`). The times come from a stream of the world's seed, one per process and call. A request falling when the process is down is skipped, with a log event.", wWorkload},
 	{"count", "([{type=, kind=, node=}])", "integer", "The number of recorded trace events matching the filter (all keys optional). It scans the trace, so inside a hook or a `when` condition, which run at every event, count in a hook instead.", wCount},
 	{"events", "([{type=, kind=, node=}])", "list of events", "The recorded trace events matching the filter, as hook events.", wEvents},
+	{"consistent", "{[id]=seq, ...}", "ok, backward, in_flight", "Judges a cut of the trace: for each process, the seq of the last of its events the cut holds (-1 or missing: none). ok is whether the cut is consistent: no message crosses it backwards (delivered inside, sent outside). backward lists those messages and in_flight the messages sent inside and neither delivered nor dropped inside (the channels' states at the cut), each as {send=seq, deliver=seq or nil, from=, to=, kind=, id=}.", wConsistent},
 }
 
 // node is the object w:node(id) returns.

@@ -1,0 +1,64 @@
+package script
+
+import (
+	"fmt"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"dsim/core/trace"
+)
+
+// wConsistent judges a cut of the world's trace: w:consistent{[id]=seq,
+// ...} gives each process the seq of the last of its events the cut holds
+// (-1 or missing: none), and returns whether it is consistent, the
+// messages that cross it backwards and those in flight across it (see
+// trace.JudgeCut).
+func wConsistent(w *world, L *lua.LState) int {
+	const method = "w:consistent"
+	if w.rec == nil {
+		raise(L, "%s: this world records no trace (trace=false or tracing is off for the run)", method)
+	}
+	t, ok := L.Get(2).(*lua.LTable)
+	if !ok {
+		raise(L, "%s: cut: want a table of process id = seq, got %s", method, describe(L.Get(2)))
+	}
+	cut := trace.Cut{}
+	each(t, func(k, v lua.LValue) {
+		w.r.budget.charge(goCallCost, "reading the cut of "+method)
+		id := get(L, k, method, "cut", toID)
+		if !w.s.Has(id) {
+			raise(L, "%s: cut: no process %d (ids: %s)", method, id, w.idList())
+		}
+		seq := get(L, v, method, fmt.Sprintf("cut[%d]", id), toInt)
+		if seq < -1 {
+			raise(L, "%s: cut[%d]: want the seq of an event of process %d, or -1 for none, got %d", method, id, id, seq)
+		}
+		cut[int(id)] = seq
+	})
+	w.r.budget.charge(scanCost*int64(w.rec.Len()), "scanning the trace in "+method)
+	v := trace.JudgeCut(w.rec.Each, cut)
+	L.Push(lua.LBool(v.Consistent()))
+	L.Push(w.crossings(v.Backward))
+	L.Push(w.crossings(v.InFlight))
+	return 3
+}
+
+// crossings is a Lua list of messages across a cut: {send=, deliver=
+// (nil when not delivered), from=, to=, kind=, id=}.
+func (w *world) crossings(xs []trace.Crossing) *lua.LTable {
+	t := w.r.L.CreateTable(len(xs), 0)
+	for _, x := range xs {
+		w.r.budget.charge(goCallCost, "listing the messages across a cut")
+		m := w.r.L.CreateTable(0, 6)
+		m.RawSetString("send", lua.LNumber(x.Send))
+		if x.Deliver >= 0 {
+			m.RawSetString("deliver", lua.LNumber(x.Deliver))
+		}
+		m.RawSetString("from", lua.LNumber(x.From))
+		m.RawSetString("to", lua.LNumber(x.To))
+		m.RawSetString("kind", lua.LString(x.Kind))
+		m.RawSetString("id", lua.LNumber(x.MsgID))
+		t.Append(m)
+	}
+	return t
+}
