@@ -93,7 +93,10 @@ build_site() {
 	local out="$SITE.new"
 	rm -rf "$out"
 	mkdir -p "$out"
-	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/dsim.wasm" ./wasm
+	# The page's own package (dsim/wasm: DOM glue, run per click or frame,
+	# never in the engine's loop) is built without inlining: 22 kB less to
+	# download, at no cost a user can see.
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -gcflags=dsim/wasm=-l -o "$out/dsim.wasm" ./wasm
 	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/"
 	node_modules/.bin/esbuild site/editor.js --bundle --minify --format=iife --target=es2020 \
 		--log-level=warning --outfile="$out/editor.js"

@@ -1422,6 +1422,8 @@ func (a *app) wireKeys() {
 			a.setCursor(len(a.worldEvents()))
 		case "f":
 			a.setForking(!a.forking)
+		case "c":
+			a.diagram.cut.toggle()
 		default:
 			handled = false
 		}

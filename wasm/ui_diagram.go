@@ -66,6 +66,7 @@ type diagramView struct {
 	// the selection it counts.
 	cone                dom.Element
 	coneOf              []bool
+	cut                 *cutTool
 	selRing             js.Value
 	net, cursor, bg     js.Value
 	breaks              js.Value
@@ -155,6 +156,7 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		{&d.cursor, "line", "cursor"}, {&d.tickLayer, "g", "axis"}, {&d.rowLayer, "g", "labels"}} {
 		*l.v = add(l.tag, "class", l.class)
 	}
+	d.cut = newCutTool(d, tools, add)
 	root.Underlying().Call("appendChild", s)
 	// after the plot, so that "#diagram svg" is still the plot's; the
 	// style sheet puts it above
@@ -218,6 +220,7 @@ func (d *diagramView) reset() {
 	d.gutter = 14 + labelCharW*float64(n+1)
 	d.tip.Set("hidden", true)
 	d.strip.build(nil) // until showWorld builds the world's
+	d.cut.off()
 	d.resetKinds()
 	d.pressFold()
 	d.dirty()
@@ -369,6 +372,7 @@ func (d *diagramView) draw() {
 		d.strip.track(&d.v, a.dia, t)
 		d.countCone()
 		// the time window shown, for tests and tools reading the page
+		d.svg.Call("setAttribute", "data-plot", ftoa(d.v.Left)+" "+ftoa(d.v.Width))
 		d.svg.Call("setAttribute", "data-t0", itoa(int(math.Round(d.v.T(d.v.Left)))))
 		d.svg.Call("setAttribute", "data-t1", itoa(int(math.Round(d.v.T(d.v.Left+d.v.Width)))))
 	}
@@ -381,6 +385,7 @@ func (d *diagramView) draw() {
 		{d.conePast, out.ConePast}, {d.coneFut, out.ConeFuture}, {d.coneConc, out.ConeConcurrent}, {d.selRing, out.Selected}} {
 		setD(p.v, p.data)
 	}
+	d.cut.draw()
 	for l, lane := range out.Lanes {
 		setD(d.lanes[l], string(lane))
 	}
@@ -566,6 +571,10 @@ func (d *diagramView) wire() {
 			return
 		}
 		x, y := d.local(ev)
+		if d.cut.on {
+			d.cut.click(x, y)
+			return
+		}
 		if i, ok := d.a.dia.Hit(&d.v, x, y); ok {
 			d.a.selectEvent(i, true)
 		} else {
