@@ -126,7 +126,13 @@ func (m *Monitor) lamportClock(int64) (bool, string) {
 	if s.bad.text != "" {
 		return false, s.bad.text + more(s.bad.more)
 	}
-	return true, fmt.Sprintf("C(a) < C(b) for every a → b among %d timestamped events at %d processes", s.events, len(s.procs))
+	procs := 0
+	for _, p := range s.procs {
+		if p.hasLast {
+			procs++
+		}
+	}
+	return true, fmt.Sprintf("C(a) < C(b) for every a → b among %d timestamped events at %d processes", s.events, procs)
 }
 
 // vectorState judges clock.vector. It keeps its own vector clock per
@@ -295,7 +301,13 @@ func (m *Monitor) vectorClock(int64) (bool, string) {
 	if s.bad.text != "" {
 		return false, s.bad.text + more(s.bad.more)
 	}
-	return true, fmt.Sprintf("V(a) < V(b) if and only if a → b among %d timestamped events at %d processes", s.events, len(s.procs))
+	procs := 0
+	for _, p := range s.order {
+		if len(p.evs) > 0 {
+			procs++
+		}
+	}
+	return true, fmt.Sprintf("V(a) < V(b) if and only if a → b among %d timestamped events at %d processes", s.events, procs)
 }
 
 // intOf reads an integer state value.
