@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"dsim/core/algo/clock"
 	"dsim/core/trace"
@@ -20,6 +21,10 @@ import (
 // value is unset), is where the clock starts and timestamps nothing. A
 // message follows the last timestamped event of its sender before the send,
 // and precedes every timestamped event of its receiver after its delivery.
+// A copy of a message (a duplicate) is delivered to the same process as its
+// original, whose past already holds the message's: the checkers forget a
+// message at its first delivery, and keep only those in flight (and those
+// dropped).
 
 // clockEvent names a timestamped event.
 type clockEvent struct {
@@ -89,8 +94,12 @@ func (s *lamportState) observe(e *trace.Event) {
 			s.sent[e.MsgID] = p.last
 		}
 	case trace.Deliver:
+		// A copy of the message reaches the same process later, whose
+		// floor only rises meanwhile: the first delivery is the last that
+		// needs the record.
 		if a, ok := s.sent[e.MsgID]; ok {
 			s.proc(e.Node).raise(a)
+			delete(s.sent, e.MsgID)
 		}
 	case trace.State:
 		if e.Key == clock.KeyLamport && e.Old != nil {
@@ -151,26 +160,48 @@ func (m *Monitor) lamportClock(int64) (bool, string) {
 //
 // That makes O(n) comparisons per event, each cut short where a correct
 // clock tells the two apart, usually at the first entry looked at (the one
-// that told this process's events apart last time). The memory is the
-// events' vectors (shared with the trace) and one vector per message.
+// that told this process's events apart last time). The memory is one
+// vector per message in flight and the events' vectors (shared with the
+// trace): those of each process from the first that a live process has not
+// seen happen before its next event (every process's first value registers
+// it, so that those yet to have an event count), the only ones a later event
+// can be compared with.
 type vectorState struct {
-	procs  map[int]*vecProc
-	order  []*vecProc         // by index in hb
-	sent   map[uint64][]int32 // by message id: the sender's hb at the send
-	events int
-	bad    violation
+	procs      map[int]*vecProc
+	order      []*vecProc         // by index in hb
+	sent       map[uint64][]int32 // by message id: the sender's hb at the send
+	events     int
+	sincePrune int // events since the last prune
+	bad        violation
 }
 
 type vecProc struct {
 	id, ix int
-	evs    []vecEvent // its timestamped events, in order
-	hb     []int32    // its past, by process index; shared with the messages sent since it last changed
+	evs    []vecEvent // its timestamped events from the base-th (from 0) on, in order
+	base   int
+	// hb is its past, by process index, in int32s so that a message's
+	// copy costs half; shared with the messages sent since it last
+	// changed.
+	hb     []int32
 	shared bool
 	fresh  []int // indices whose hb grew by a delivery since its last event
+	down   bool  // crashed: its past holds back no pruning
 	// hint is the entry that last told one of its events apart from
 	// another event: where the next comparison looks first.
 	hint int
 }
+
+// nth is its i-th timestamped event (from 0), unless pruned: only a process
+// that was down at the pruning can ask for one that was.
+func (q *vecProc) nth(i int) (vecEvent, bool) {
+	if i < q.base || i >= q.count() {
+		return vecEvent{}, false
+	}
+	return q.evs[i-q.base], true
+}
+
+// count is how many timestamped events it has had.
+func (q *vecProc) count() int { return q.base + len(q.evs) }
 
 type vecEvent struct {
 	v  []int
@@ -197,9 +228,18 @@ func (s *vectorState) observe(e *trace.Event) {
 	case trace.Deliver:
 		if h, ok := s.sent[e.MsgID]; ok {
 			s.proc(e.Node).merge(h)
+			delete(s.sent, e.MsgID)
+		}
+	case trace.Crash:
+		if p := s.procs[e.Node]; p != nil {
+			p.down = true
 		}
 	case trace.State:
-		if e.Key == clock.KeyVector && e.Old != nil {
+		switch {
+		case e.Key != clock.KeyVector:
+		case e.Old == nil:
+			s.proc(e.Node).down = false
+		default:
 			s.event(e)
 		}
 	}
@@ -237,12 +277,12 @@ func (s *vectorState) event(e *trace.Event) {
 	p.hb[p.ix]++
 	// Before it: the previous event of its process, and the latest of
 	// each process a delivery brought news of.
-	if n := len(p.evs); n > 0 {
-		s.before(e, p.evs[n-1], b)
+	if a, ok := p.nth(p.count() - 1); ok {
+		s.before(e, a, b)
 	}
 	for _, k := range p.fresh {
-		if x := p.hb[k]; k != p.ix && x > 0 {
-			s.before(e, s.order[k].evs[x-1], b)
+		if a, ok := s.order[k].nth(int(p.hb[k]) - 1); ok && k != p.ix {
+			s.before(e, a, b)
 		}
 	}
 	p.fresh = p.fresh[:0]
@@ -252,17 +292,47 @@ func (s *vectorState) event(e *trace.Event) {
 		if k < len(p.hb) {
 			seen = int(p.hb[k])
 		}
-		if q == p || seen >= len(q.evs) {
+		if q == p || seen >= q.count() {
 			continue
 		}
-		if first := q.evs[seen]; less(first.v, v, &q.hint) {
+		if first, ok := q.nth(seen); ok && less(first.v, v, &q.hint) {
 			s.bad.add(e, "process %d's event has V=%s, above V=%s of %s, which did not happen before it", e.Node, vecText(v), vecText(first.v), first.ev)
 		}
-		if last := q.evs[len(q.evs)-1]; less(v, last.v, &p.hint) {
+		if last, _ := q.nth(q.count() - 1); less(v, last.v, &p.hint) {
 			s.bad.add(e, "process %d's event has V=%s, below V=%s of %s, which it did not happen before", e.Node, vecText(v), vecText(last.v), last.ev)
 		}
 	}
 	p.evs = append(p.evs, b)
+	// A prune every n events costs O(n) per event.
+	if s.sincePrune++; s.sincePrune >= len(s.order) {
+		s.sincePrune = 0
+		s.prune()
+	}
+}
+
+// prune forgets, at each process, the events before the first that some
+// live process has not seen happen before its next event: no later event
+// of a live process is compared with them. Each process's last event stays,
+// which its next one is compared with. The events are copied rather than
+// resliced, so that their memory goes, once half of them can.
+func (s *vectorState) prune() {
+	for k, q := range s.order {
+		low := q.count() - 1
+		for _, p := range s.order {
+			if p.down {
+				continue
+			}
+			seen := 0
+			if k < len(p.hb) {
+				seen = int(p.hb[k])
+			}
+			low = min(low, seen)
+		}
+		if drop := low - q.base; drop > 0 && 2*drop >= len(q.evs) {
+			q.evs = slices.Clone(q.evs[drop:])
+			q.base = low
+		}
+	}
 }
 
 // before checks V(a) < V(b) for a → b.
@@ -303,7 +373,7 @@ func (m *Monitor) vectorClock(int64) (bool, string) {
 	}
 	procs := 0
 	for _, p := range s.order {
-		if len(p.evs) > 0 {
+		if p.count() > 0 {
 			procs++
 		}
 	}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strings"
 	"testing"
 
 	"dsim/core/trace"
@@ -124,5 +125,43 @@ func TestClockCheckersIgnoreOtherRuns(t *testing.T) {
 	m := feed(cs(0, 1, "released"), msg(1, trace.Send, 1, 2, 1), msg(2, trace.Deliver, 1, 2, 1))
 	if len(m.lamport.sent) != 0 || len(m.vector.sent) != 0 || len(m.lamport.procs) != 0 || len(m.vector.procs) != 0 {
 		t.Errorf("kept %d, %d messages and %d, %d processes", len(m.lamport.sent), len(m.vector.sent), len(m.lamport.procs), len(m.vector.procs))
+	}
+}
+
+// TestVectorCheckerForgets: two processes passing a message back and forth
+// see each other's events happen before their next, so the checker keeps
+// only the last few of each; a broken vector at the end is still caught.
+func TestVectorCheckerForgets(t *testing.T) {
+	v := [][]int{{0, 0}, {0, 0}}
+	evs := []trace.Event{vclk(0, 1, nil, v[0]), vclk(0, 2, nil, v[1])}
+	for i := range 400 {
+		p, q := i%2, 1-i%2
+		if i > 0 {
+			evs = append(evs, msg(int64(i), trace.Deliver, q+1, p+1, uint64(i)))
+			v[p] = []int{max(v[p][0], v[q][0]), max(v[p][1], v[q][1])}
+		}
+		old := v[p]
+		v[p] = append([]int(nil), old...)
+		v[p][p]++
+		evs = append(evs, vclk(int64(i), p+1, old, v[p]), msg(int64(i), trace.Send, p+1, q+1, uint64(i+1)))
+	}
+	m := feed(evs...)
+	if v, _ := m.Check("clock.vector", 400); !v.Pass {
+		t.Fatal(v.Text)
+	}
+	for _, q := range m.vector.order {
+		if len(q.evs) > 4 || q.base < 190 {
+			t.Errorf("process %d: keeps %d events from the %d-th", q.id, len(q.evs), q.base)
+		}
+	}
+	if len(m.vector.sent) != 1 {
+		t.Errorf("%d messages kept, want the one in flight", len(m.vector.sent))
+	}
+	// Process 1 forgets process 2's latest event, which happened before.
+	bad := vclk(401, 1, v[0], []int{v[0][0] + 1, 0})
+	bad.Seq = uint64(len(evs))
+	m.Observe(&bad)
+	if v, _ := m.Check("clock.vector", 401); v.Pass || !strings.Contains(v.Text, "not above") {
+		t.Errorf("got pass=%v %s", v.Pass, v.Text)
 	}
 }
