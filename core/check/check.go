@@ -10,8 +10,8 @@
 // values that broke them.
 //
 // The properties are declared, with what they mean, by the algorithm
-// families (core/algo/mutex, core/algo/election), whose state keys and
-// values check reads; check registers the checker of each.
+// families (core/algo/mutex, core/algo/election, core/algo/clock), whose
+// state keys and values check reads; check registers the checker of each.
 package check
 
 import (
@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"dsim/core/algo"
+	"dsim/core/algo/clock"
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
 	"dsim/core/trace"
@@ -48,6 +49,8 @@ var checkers = []Checker{
 	{mutex.Safety, []string{mutex.KeyCS}, (*Monitor).safety, func(m *Monitor) uint64 { return m.mutex.unsafeSeq }},
 	{mutex.Liveness, []string{mutex.KeyCS, mutex.KeyBacklog}, (*Monitor).liveness, nil},
 	{mutex.Ordering, []string{mutex.KeyCS, mutex.KeyStamp}, (*Monitor).ordering, func(m *Monitor) uint64 { return m.mutex.disorderSeq }},
+	{clock.Lamport, []string{clock.KeyLamport}, (*Monitor).lamportClock, func(m *Monitor) uint64 { return m.lamport.bad.seq }},
+	{clock.Vector, []string{clock.KeyVector}, (*Monitor).vectorClock, func(m *Monitor) uint64 { return m.vector.bad.seq }},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -78,17 +81,26 @@ func find(name string) *Checker {
 type Monitor struct {
 	mutex    mutexState
 	election electionState
+	lamport  lamportState
+	vector   vectorState
 }
 
 // New returns a monitor of a run that has not started yet.
 func New() *Monitor {
-	return &Monitor{mutex: mutexState{procs: map[int]*proc{}}, election: electionState{procs: map[int]*member{}}}
+	return &Monitor{
+		mutex:    mutexState{procs: map[int]*proc{}},
+		election: electionState{procs: map[int]*member{}},
+		lamport:  lamportState{procs: map[int]*lamportProc{}, sent: map[uint64]stampedAt{}},
+		vector:   vectorState{procs: map[int]*vecProc{}, sent: map[uint64][]int32{}},
+	}
 }
 
 // Observe takes the next event of the run. Its signature is sim.Observer's.
 func (m *Monitor) Observe(e *trace.Event) {
 	m.mutex.observe(e)
 	m.election.observe(e)
+	m.lamport.observe(e)
+	m.vector.observe(e)
 }
 
 // Verdict is the outcome of one property.
