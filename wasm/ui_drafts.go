@@ -19,10 +19,10 @@ package main
 // first comment line) as soon as it does not.
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
+	"dsim/core/trace"
 	"dsim/scripts"
 )
 
@@ -42,8 +42,11 @@ const (
 // drafts returns the kept drafts, most recent first.
 func drafts() []string {
 	s, ok := loadStored(storeDrafts)
-	var ds []string
-	if !ok || json.Unmarshal([]byte(s), &ds) != nil {
+	if !ok {
+		return nil
+	}
+	ds, err := trace.ReadStrings(s)
+	if err != nil {
 		return nil
 	}
 	return ds
@@ -78,8 +81,7 @@ func (a *app) keepDraft(text string) bool {
 			ds = append(ds, d)
 		}
 	}
-	b, _ := json.Marshal(ds) // strings always marshal
-	store(storeDrafts, string(b))
+	store(storeDrafts, string(trace.AppendStrings(nil, ds)))
 	return true
 }
 

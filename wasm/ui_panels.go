@@ -6,13 +6,13 @@ package main
 // each of which links to its event.
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
 
+	"dsim/core/trace"
 	"dsim/wasm/replay"
 )
 
@@ -24,8 +24,7 @@ const maxStateRows = 64
 // string without its quotes, anything else as JSON.
 func display(v string) string {
 	if strings.HasPrefix(v, `"`) {
-		var s string
-		if json.Unmarshal([]byte(v), &s) == nil {
+		if s, err := trace.Unquote(v); err == nil {
 			return s
 		}
 	}

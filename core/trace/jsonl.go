@@ -2,7 +2,6 @@ package trace
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -209,37 +208,139 @@ func (w *World) EachIn(from, to int, fn func(e *Event)) {
 
 // jsonLine is the union of every field a JSONL line may carry.
 type jsonLine struct {
-	T      *int64          `json:"t"`
-	Seq    *uint64         `json:"seq"`
-	Type   string          `json:"type"`
-	Node   *int            `json:"node"`
-	Local  int64           `json:"local"`
-	From   int             `json:"from"`
-	To     int             `json:"to"`
-	Kind   string          `json:"kind"`
-	ID     uint64          `json:"id"`
-	Msg    json.RawMessage `json:"msg"`
-	Reason string          `json:"reason"`
-	Tag    string          `json:"tag"`
-	Key    string          `json:"key"`
-	Old    json.RawMessage `json:"old"`
-	Value  json.RawMessage `json:"value"`
-	Text   string          `json:"text"`
-	Name   string          `json:"name"`
-	Args   string          `json:"args"`
-	Pass   bool            `json:"pass"`
-	Line   int             `json:"line"`
+	T                          *int64
+	Seq                        *uint64
+	Type                       string
+	Node                       *int
+	Local                      int64
+	From, To                   int
+	Kind                       string
+	ID                         uint64
+	Msg, Old, Value            []byte // raw JSON
+	Reason, Tag, Key, Text     string
+	Name, Args                 string
+	Pass                       bool
+	Line                       int
+	Schema, World, Arity, Cols int
+	Algorithm, Topology        string
+	SeedNum                    uint64
+	IDs                        []int
+	Adj                        [][]int
+	Config                     []byte // raw JSON
+}
 
-	Schema    int             `json:"schema"`
-	World     int             `json:"world"`
-	Algorithm string          `json:"algorithm"`
-	SeedNum   uint64          `json:"seed"`
-	Topology  string          `json:"topology"`
-	IDs       []int           `json:"ids"`
-	Adj       [][]int         `json:"adj"`
-	Arity     int             `json:"arity"`
-	Cols      int             `json:"cols"`
-	Config    json.RawMessage `json:"config"`
+// readLine reads the JSON object of one line. A key it does not know is
+// skipped, a null leaves a field as it is, as encoding/json would.
+func readLine(b []byte) (jsonLine, error) {
+	var l jsonLine
+	s := &scanner{b: b}
+	str := func(p *string) func() error {
+		return func() (err error) {
+			if !s.null() {
+				*p, err = s.str()
+			}
+			return err
+		}
+	}
+	integer := func(p *int) func() error {
+		return func() (err error) {
+			if !s.null() {
+				*p, err = s.int()
+			}
+			return err
+		}
+	}
+	raw := func(p *[]byte) func() error {
+		return func() (err error) {
+			*p, err = s.raw()
+			return err
+		}
+	}
+	fields := map[string]func() error{
+		"t": func() error {
+			if s.null() {
+				l.T = nil
+				return nil
+			}
+			n, err := s.int64()
+			l.T = &n
+			return err
+		},
+		"seq": func() error {
+			if s.null() {
+				l.Seq = nil
+				return nil
+			}
+			n, err := s.uint64()
+			l.Seq = &n
+			return err
+		},
+		"node": func() error {
+			if s.null() {
+				l.Node = nil
+				return nil
+			}
+			n, err := s.int()
+			l.Node = &n
+			return err
+		},
+		"local": func() (err error) {
+			if !s.null() {
+				l.Local, err = s.int64()
+			}
+			return err
+		},
+		"id": func() (err error) {
+			if !s.null() {
+				l.ID, err = s.uint64()
+			}
+			return err
+		},
+		"seed": func() (err error) {
+			if !s.null() {
+				l.SeedNum, err = s.uint64()
+			}
+			return err
+		},
+		"pass": func() (err error) {
+			if !s.null() {
+				l.Pass, err = s.bool()
+			}
+			return err
+		},
+		"ids": func() (err error) {
+			l.IDs, err = s.ints()
+			return err
+		},
+		"adj": func() error {
+			if s.null() {
+				l.Adj = nil
+				return nil
+			}
+			l.Adj = [][]int{}
+			return s.array(func() error {
+				row, err := s.ints()
+				l.Adj = append(l.Adj, row)
+				return err
+			})
+		},
+		"type": str(&l.Type), "kind": str(&l.Kind), "reason": str(&l.Reason), "tag": str(&l.Tag),
+		"key": str(&l.Key), "text": str(&l.Text), "name": str(&l.Name), "args": str(&l.Args),
+		"algorithm": str(&l.Algorithm), "topology": str(&l.Topology),
+		"from": integer(&l.From), "to": integer(&l.To), "line": integer(&l.Line), "schema": integer(&l.Schema),
+		"world": integer(&l.World), "arity": integer(&l.Arity), "cols": integer(&l.Cols),
+		"msg": raw(&l.Msg), "old": raw(&l.Old), "value": raw(&l.Value), "config": raw(&l.Config),
+	}
+	err := s.object(func(key string) error {
+		if read, ok := fields[key]; ok {
+			return read()
+		}
+		return s.skip(0)
+	})
+	if err == nil {
+		err = s.end()
+	}
+	return l, err
 }
 
 // ReadJSONL parses a JSONL trace. Errors name the line. Message and state
@@ -261,8 +362,8 @@ func ReadJSONL(r io.Reader) ([]World, error) {
 		if !utf8.Valid(line) {
 			return nil, fmt.Errorf("line %d: not valid UTF-8", lineNo)
 		}
-		var l jsonLine
-		if err := json.Unmarshal(line, &l); err != nil {
+		l, err := readLine(line)
+		if err != nil {
 			return nil, fmt.Errorf("line %d: %v", lineNo, err)
 		}
 		if l.Type == "world" {
@@ -326,38 +427,28 @@ func ReadJSONL(r io.Reader) ([]World, error) {
 }
 
 // raw keeps a JSON value verbatim; an absent value or null reads as nil.
-func raw(m json.RawMessage) any {
+func raw(m []byte) any {
 	if len(m) == 0 || string(m) == "null" {
 		return nil
 	}
 	return Raw(bytes.Clone(m))
 }
 
-func readConfig(m json.RawMessage) ([]Setting, error) {
+func readConfig(m []byte) ([]Setting, error) {
 	if len(m) == 0 || string(m) == "null" {
 		return nil, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(m))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
+	s := &scanner{b: m}
+	if c, err := s.next(); err != nil || c != '{' {
 		return nil, fmt.Errorf("want an object")
 	}
 	var out []Setting
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, Setting{tok.(string), Raw(bytes.Clone(v))})
-	}
-	return out, nil
+	err := s.object(func(key string) error {
+		v, err := s.raw()
+		out = append(out, Setting{key, Raw(bytes.Clone(v))})
+		return err
+	})
+	return out, err
 }
 
 // WriteJSONL writes worlds as a JSONL trace.

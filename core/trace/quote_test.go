@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -29,5 +31,39 @@ func TestQuoteAndTruncate(t *testing.T) {
 	}
 	if got := Prefix("\xff\xff\xff\xff\xff\xff", 3); got != "\xff\xff\xff" {
 		t.Errorf("Prefix of bytes that are not UTF-8 = %q", got)
+	}
+}
+
+// Unquote, ReadStrings and AppendStrings read and write what
+// encoding/json does, escapes and all.
+func TestStringsRoundTrip(t *testing.T) {
+	list := []string{"", "plain", "quote \" and \\ backslash", "tab\tnewline\n", "é ü 中 😀", "\x01 control", "</script>"}
+	text := string(AppendStrings(nil, list))
+	want, _ := json.Marshal(list)
+	var back []string
+	if err := json.Unmarshal([]byte(text), &back); err != nil || !reflect.DeepEqual(back, list) {
+		t.Fatalf("encoding/json reads %s as %q, %v", text, back, err)
+	}
+	for _, in := range []string{text, string(want)} {
+		got, err := ReadStrings(in)
+		if err != nil || !reflect.DeepEqual(got, list) {
+			t.Errorf("ReadStrings(%s) = %q, %v", in, got, err)
+		}
+	}
+	for _, s := range list {
+		q, _ := json.Marshal(s)
+		if got, err := Unquote(string(q)); err != nil || got != s {
+			t.Errorf("Unquote(%s) = %q, %v", q, got, err)
+		}
+	}
+	if got, err := Unquote(`"\ud83d\ude00 \u00e9 \ud800"`); err != nil || got != "😀 é \ufffd" {
+		t.Errorf("surrogates: %q, %v", got, err)
+	}
+	for _, bad := range []string{`"open`, `"x" y`, `["a",]`, `[1]`, `"\q"`, "\"a\x01\""} {
+		if _, err := ReadStrings(bad); err == nil {
+			if _, err := Unquote(bad); err == nil {
+				t.Errorf("%q read without an error", bad)
+			}
+		}
 	}
 }
