@@ -1424,6 +1424,8 @@ func (a *app) wireKeys() {
 			a.setForking(!a.forking)
 		case "c":
 			a.diagram.cut.toggle()
+		case "t":
+			a.diagram.stamps.cycle()
 		default:
 			handled = false
 		}

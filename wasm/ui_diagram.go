@@ -67,6 +67,7 @@ type diagramView struct {
 	cone                dom.Element
 	coneOf              []bool
 	cut                 *cutTool
+	stamps              *stampView
 	selRing             js.Value
 	net, cursor, bg     js.Value
 	breaks              js.Value
@@ -157,6 +158,7 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		*l.v = add(l.tag, "class", l.class)
 	}
 	d.cut = newCutTool(d, tools, add)
+	d.stamps = newStampView(d, tools, add)
 	root.Underlying().Call("appendChild", s)
 	// after the plot, so that "#diagram svg" is still the plot's; the
 	// style sheet puts it above
@@ -363,7 +365,7 @@ func (d *diagramView) draw() {
 		a.dia.Fold = !d.unfolded
 		a.dia.Layout(&d.v, a.selected)
 		d.clampY()
-		out = a.dia.Draw(&d.v, &spacetime.Marks{Cursor: a.cursor, Selected: a.selected, Past: a.past, Future: a.future})
+		out = a.dia.Draw(&d.v, &spacetime.Marks{Cursor: a.cursor, Selected: a.selected, Past: a.past, Future: a.future, Stamps: d.stamps.on()})
 		total = a.dia.Arrows()
 		t := int64(0)
 		if a.cursor > 0 {
@@ -386,6 +388,7 @@ func (d *diagramView) draw() {
 		setD(p.v, p.data)
 	}
 	d.cut.draw()
+	d.stamps.draw(a.r, out)
 	for l, lane := range out.Lanes {
 		setD(d.lanes[l], string(lane))
 	}

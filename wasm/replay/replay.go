@@ -92,7 +92,9 @@ type Replay struct {
 	endFlight   []int32 // deliver/drop index -> its flight, or -1
 	k           int
 	snaps       []snapshot
-	lower       []string // lower-cased texts of the first events, for Filter (see PrepareText)
+	lower       []string  // lower-cased texts of the first events, for Filter (see PrepareText)
+	lamport     []int     // see Lamport, once asked for
+	vector      [][]int32 // see Vector, once asked for
 }
 
 // snapshot is the view before event number i*k. Per-process state slices

@@ -170,6 +170,9 @@ type Marks struct {
 	Selected int // selected event, or -1
 	// Past and Future are the selected event's causal cone (replay.Causal).
 	Past, Future []bool
+	// Stamps asks for the places of the events in view (Drawing.Stamped),
+	// to label them with their timestamps.
+	Stamps bool
 }
 
 // Tick is one label of the time axis.
@@ -209,10 +212,15 @@ type Drawing struct {
 	// it (neither before nor after: a second cue besides the colour);
 	// Selected rings the event itself.
 	ConePast, ConeFuture, ConeConcurrent, Selected string
-	Cursor                                         float64 // x of the cursor
-	Ticks                                          []Tick
-	Rows                                           []Row
-	Arrowed                                        int // delivered messages drawn as arrows
+	// Stamped are the events in view at a process and where they are, when
+	// Marks.Stamps asks and there are at most MaxStamped; TooMany says
+	// there were more.
+	Stamped []Placed
+	TooMany bool
+	Cursor  float64 // x of the cursor
+	Ticks   []Tick
+	Rows    []Row
+	Arrowed int // delivered messages drawn as arrows
 }
 
 type arrow struct {
@@ -629,6 +637,13 @@ func (d *Diagram) Draw(v *Viewport, m *Marks) *Drawing {
 		case m.Past != nil:
 			concurrent = square(concurrent, x, y, 4)
 		}
+		if m.Stamps && !out.TooMany {
+			if out.TooMany = len(out.Stamped) == MaxStamped; out.TooMany {
+				out.Stamped = nil
+			} else {
+				out.Stamped = append(out.Stamped, Placed{I: i, X: x, Y: y})
+			}
+		}
 		mk, ok := markOf(d.R.Events[i].Type)
 		if !ok {
 			continue
@@ -744,6 +759,16 @@ func shape(b []byte, m Mark, x, y float64) []byte {
 }
 
 // ring appends a circle of radius r as two arcs.
+// Placed is an event in view and where it is drawn.
+type Placed struct {
+	I    int
+	X, Y float64
+}
+
+// MaxStamped is the most events labelled with their timestamps: past it,
+// labels would cover each other; zooming in brings them.
+const MaxStamped = 200
+
 // square is the outline of a square of half-side r around (x, y).
 func square(b []byte, x, y, r float64) []byte {
 	b = moveTo(b, x-r, y-r)
