@@ -132,6 +132,19 @@ func AppendJSONL(b []byte, e *Event) []byte {
 		b = strconv.AppendBool(b, e.Pass)
 		b = append(b, `,"text":`...)
 		b = AppendString(b, e.Text)
+	case Clock:
+		b = append(b, `,"mode":`...)
+		b = AppendString(b, e.Kind)
+		b = append(b, `,"old":`...)
+		b = appendInt(b, e.Local)
+		b = append(b, `,"new":`...)
+		b = appendInt(b, e.ClockAfter())
+		b = append(b, `,"delta":`...)
+		b = appendInt(b, e.Delta)
+		if e.Over != 0 {
+			b = append(b, `,"over":`...)
+			b = appendInt(b, e.Over)
+		}
 	}
 	if e.Line > 0 {
 		b = append(b, `,"line":`...)
@@ -229,6 +242,9 @@ type jsonLine struct {
 	Args   string          `json:"args"`
 	Pass   bool            `json:"pass"`
 	Line   int             `json:"line"`
+	Mode   string          `json:"mode"`
+	Delta  int64           `json:"delta"`
+	Over   int64           `json:"over"`
 
 	Schema    int             `json:"schema"`
 	World     int             `json:"world"`
@@ -318,6 +334,9 @@ func ReadJSONL(r io.Reader) ([]World, error) {
 			e.Kind, e.Text = l.Name, l.Args
 		case Check:
 			e.Pass, e.Text = l.Pass, l.Text
+		case Clock:
+			// old and new follow from local and delta
+			e.Kind, e.Delta, e.Over = l.Mode, l.Delta, l.Over
 		}
 		w := &worlds[len(worlds)-1]
 		w.Events = append(w.Events, e)
