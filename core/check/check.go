@@ -10,8 +10,8 @@
 // values that broke them.
 //
 // The properties are declared, with what they mean, by the algorithm
-// families (core/algo/mutex, core/algo/election, core/algo/clock), whose
-// state keys and values check reads; check registers the checker of each.
+// families (core/algo/mutex, core/algo/election), whose state keys and
+// values check reads; check registers the checker of each.
 package check
 
 import (
@@ -20,7 +20,6 @@ import (
 	"strings"
 
 	"dsim/core/algo"
-	"dsim/core/algo/clock"
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
 	"dsim/core/trace"
@@ -49,7 +48,6 @@ var checkers = []Checker{
 	{mutex.Safety, []string{mutex.KeyCS}, (*Monitor).safety, func(m *Monitor) uint64 { return m.mutex.unsafeSeq }},
 	{mutex.Liveness, []string{mutex.KeyCS, mutex.KeyBacklog}, (*Monitor).liveness, nil},
 	{mutex.Ordering, []string{mutex.KeyCS, mutex.KeyStamp}, (*Monitor).ordering, func(m *Monitor) uint64 { return m.mutex.disorderSeq }},
-	{clock.Monotonic, nil, (*Monitor).monotonic, func(m *Monitor) uint64 { return m.clock.backSeq }},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -80,7 +78,6 @@ func find(name string) *Checker {
 type Monitor struct {
 	mutex    mutexState
 	election electionState
-	clock    clockState
 }
 
 // New returns a monitor of a run that has not started yet.
@@ -92,7 +89,6 @@ func New() *Monitor {
 func (m *Monitor) Observe(e *trace.Event) {
 	m.mutex.observe(e)
 	m.election.observe(e)
-	m.clock.observe(e)
 }
 
 // Verdict is the outcome of one property.

@@ -28,13 +28,6 @@ func send(t int64, node int, kind string) trace.Event {
 	return trace.Event{T: t, Type: trace.Send, Node: node, Kind: kind}
 }
 
-func step(t int64, node int, from, to int64) trace.Event {
-	return trace.Event{T: t, Type: trace.Clock, Node: node, Local: from, Kind: "step", Delta: to - from}
-}
-func slewEv(t int64, node int, at, delta, over int64) trace.Event {
-	return trace.Event{T: t, Type: trace.Clock, Node: node, Local: at, Kind: "slew", Delta: delta, Over: over}
-}
-
 func feed(evs ...trace.Event) *Monitor {
 	m := New()
 	for i := range evs {
@@ -107,13 +100,6 @@ func TestProperties(t *testing.T) {
 		{"ordering: an entry without a timestamp", "mutex.ordering",
 			cat(boot, []trace.Event{cs(1, 3, "wanted"), cs(2, 3, "held")}), 10, false,
 			"mutex.ordering: t=2 seq=4: process 3 entered the critical section without a req_ts"},
-
-		{"monotonic: slews and steps forward", "clock.monotonic",
-			[]trace.Event{slewEv(1, 1, 10, -50, 100), step(2, 2, 10, 40), slewEv(3, 2, 41, 5, 10)}, 10, true,
-			"clock.monotonic: no clock went backwards (2 slews, 1 steps forward)"},
-		{"monotonic: a step back names its event", "clock.monotonic",
-			[]trace.Event{slewEv(1, 1, 10, -50, 100), step(2, 2, 10, 40), step(3, 3, 50, 49), step(4, 1, 50, 0)}, 10, false,
-			"clock.monotonic: t=3 seq=2: process 3 stepped its clock back from 50 to 49 (and 1 more)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,7 +127,7 @@ var firstSeq = regexp.MustCompile(`seq=(\d+):`)
 
 func TestUnknownProperty(t *testing.T) {
 	_, err := New().Check("election.fairness", 0)
-	if err == nil || !strings.Contains(err.Error(), `no checker for "election.fairness" (known: election.agreement, election.highest, election.one_leader, mutex.safety, mutex.liveness, mutex.ordering, clock.monotonic)`) {
+	if err == nil || !strings.Contains(err.Error(), `no checker for "election.fairness" (known: election.agreement, election.highest, election.one_leader, mutex.safety, mutex.liveness, mutex.ordering)`) {
 		t.Errorf("got %v", err)
 	}
 	if Known("election.fairness") || !Known("mutex.liveness") || !Known("election.one_leader") {
