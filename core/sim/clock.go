@@ -17,9 +17,9 @@ import (
 // ticks of H. Timers count ticks of H (see trueDelay), so no correction
 // moves them.
 //
-// Everything is integer arithmetic but the drift's one product, which IEEE
-// rounds alike on every platform: a reading is the same natively and in
-// WebAssembly.
+// Readings are integer arithmetic but for the drift's one product, which
+// IEEE rounds alike on every platform (no sum follows it to fuse into an
+// FMA): a reading is the same natively and in WebAssembly.
 
 // clock is one process's clock.
 type clock struct {
@@ -110,6 +110,8 @@ func (rt *nodeRT) trueDelay(d Duration) Time {
 	return dt
 }
 
+// useClocks allocates the clocks and their history at the first change of
+// any clock: until then every process reads true time and nothing is paid.
 func (s *Sim) useClocks() {
 	if s.clocks == nil {
 		s.clocks = make([]clock, len(s.nodes))
