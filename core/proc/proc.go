@@ -95,15 +95,36 @@ type Context interface {
 	// It is this process itself when it suspects every other one, so that
 	// a lone survivor still completes what it started.
 	Successor() NodeID
-	// Now is the node's local clock: offset and drift applied.
+	// Now is the node's local clock: the software clock its process
+	// reads, which the scenario's offset and drift make differ from true
+	// time and which the process may correct with StepClock and SlewClock.
 	Now() Time
+	// StepClock sets the local clock to read to from now on, forward or
+	// back (Cristian's algorithm; NTP for a large offset). It abandons
+	// the rest of a slew in progress.
+	StepClock(to Time)
+	// SlewClock corrects the local clock gradually: over the next `over`
+	// ticks of its hardware clock it gains delta ticks (loses -delta when
+	// delta is negative) evenly, as a clock whose interrupt handler adds
+	// a little more or less per tick, so it never runs backwards
+	// (Berkeley's algorithm; NTP for a small offset). over must be
+	// positive and a slew may lose less than one tick per tick: -over <
+	// delta; both are at most MaxDelay. It replaces the rest of a slew
+	// in progress.
+	SlewClock(delta, over Duration)
 	Send(to NodeID, m Message)
 	// Broadcast sends m to every neighbour.
 	Broadcast(m Message)
 	// SetTimer arms (or re-arms) the timer tag to fire after d ticks of the
 	// node's local clock: at the first true time its local clock reads at
-	// least d more than now. d <= 0 fires at the current time, after the
-	// events already due then; d is capped at MaxDelay.
+	// least d more than now, not counting the corrections made meanwhile.
+	// A timer counts the ticks of the hardware clock, as a timer
+	// interrupt does, and measures an interval, not a reading: stepping or
+	// slewing the clock changes what Now reads when it fires, not when it
+	// fires (as POSIX has it for relative timers), so that a correction
+	// neither fires a pending timeout early nor holds it back. d <= 0
+	// fires at the current time, after the events already due then; d is
+	// capped at MaxDelay.
 	SetTimer(d Duration, tag string)
 	CancelTimer(tag string)
 	// Suspected reports what the failure detector says of id: true once id

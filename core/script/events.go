@@ -56,8 +56,22 @@ var eventFields = []eventField{
 	{"reason", `why it was dropped: "loss", "crashed", "partition", "no-such-process"`, types(trace.Drop), func(_ *runner, e *trace.Event) lua.LValue { return lua.LString(e.Reason) }},
 	{"tag", "the timer's tag", types(trace.Timer), func(_ *runner, e *trace.Event) lua.LValue { return lua.LString(e.Tag) }},
 	{"key", "state key", types(trace.State), func(_ *runner, e *trace.Event) lua.LValue { return lua.LString(e.Key) }},
-	{"old", "previous value (nil when unset)", types(trace.State), func(r *runner, e *trace.Event) lua.LValue { return r.toLua(e.Old) }},
+	{"old", "state: previous value (nil when unset); clock: the reading before the correction", types(trace.State, trace.Clock), func(r *runner, e *trace.Event) lua.LValue {
+		if e.Type == trace.Clock {
+			return lua.LNumber(e.Local)
+		}
+		return r.toLua(e.Old)
+	}},
 	{"value", "new value (nil when cleared)", types(trace.State), func(r *runner, e *trace.Event) lua.LValue { return r.toLua(e.New) }},
+	{"mode", `clock correction: "step" or "slew"`, types(trace.Clock), func(_ *runner, e *trace.Event) lua.LValue { return lua.LString(e.Kind) }},
+	{"new", "the reading right after the correction (a slew's starts unchanged)", types(trace.Clock), func(_ *runner, e *trace.Event) lua.LValue { return lua.LNumber(e.ClockAfter()) }},
+	{"delta", "what a step moved the clock by, or what a slew gains over `over`", types(trace.Clock), func(_ *runner, e *trace.Event) lua.LValue { return lua.LNumber(e.Delta) }},
+	{"over", "the hardware-clock ticks a slew takes", types(trace.Clock), func(_ *runner, e *trace.Event) lua.LValue {
+		if e.Over == 0 {
+			return lua.LNil
+		}
+		return lua.LNumber(e.Over)
+	}},
 	{"name", "command name (as in the JSONL trace)", types(trace.Command), func(_ *runner, e *trace.Event) lua.LValue { return lua.LString(e.Kind) }},
 	{"args", "command arguments as text (as in the JSONL trace)", types(trace.Command), func(_ *runner, e *trace.Event) lua.LValue { return lua.LString(e.Text) }},
 	{"text", "log line, check message, partition or heal description, command arguments, warning", types(trace.Log, trace.Check, trace.Partition, trace.Heal, trace.Command, trace.Warning), func(_ *runner, e *trace.Event) lua.LValue { return lua.LString(e.Text) }},

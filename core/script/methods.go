@@ -29,7 +29,10 @@ var worldMethods = []entry[*world]{
 	{"mend", "(a, b)", "", "Reconnects a link that cut disconnected.", wMend},
 	{"link", "(a, b, {latency=, loss=, dup=, fifo=, both=})", "", "Overrides the model of the link from a to b (and b to a with both=true); keys not given keep their current value. latency is a number or a distribution.", wLink},
 	{"network", "{latency=, loss=, dup=, fifo=}", "", "Changes the model of every link without an override; keys not given keep their current value.", wNetwork},
-	{"clock", "(id, {offset=, drift=})", "", "Sets process id's local clock to offset + t + floor(t*drift) at true time t (missing keys are 0); drift is a rate in (-0.5, 0.5).", wClock},
+	{"clock", "(id, {offset=, drift=})", "", "Sets process id's hardware clock to offset + t + floor(t*drift) at true time t (missing keys are 0); drift is a rate in (-0.5, 0.5). It discards the process's corrections: its clock reads that from now on.", wClock},
+	{"step_clock", "(id, to)", "", "Sets process id's clock to read to now, as the process's StepClock would: a `clock` event in the trace.", wStepClock},
+	{"slew_clock", "(id, delta, over)", "", "Makes process id's clock gain delta ticks (lose, when negative) evenly over the next `over` ticks of its hardware clock, never running backwards (-over < delta), as the process's SlewClock would: a `clock` event in the trace. It replaces the rest of a slew in progress.", wSlewClock},
+	{"clock_errors", "{every=, from=, to=, nodes=}", "list of rows", "Every process's clock error (its reading minus true time) every `every` ticks from `from` (default 0) to `to` (default now), as rows {t=T, P1=error, P2=...} for report or a plot; nodes (default all) picks the processes. At most 100,000 values.", wClockErrors},
 	{"inject", "{from=id, to=id, kind=KIND, field=value, ..., msg={field=value, ...}}", "", "Sends a hand-made message of the algorithm's kind KIND from `from` to `to` through the network, as if `from` had sent it. Fields are set by their trace names, beside from/to/kind or in the msg table (needed for fields named from, to, kind or msg); the others keep the algorithm's prototype values.", wInject},
 	{"command", "(id, name[, args])", "", "Gives process id the command name (see the algorithm's commands) with args, a table of named values.", wCommand},
 	{"node", "(id)", "node", "The process id, as an object with the node methods below.", wNode},
@@ -67,7 +70,8 @@ var nodeMethods = []entry[node]{
 		n.w.check(L, "node:recover", n.w.recover(n.id, n.w.r.currentLine(L, 0)))
 		return 0
 	}},
-	{"clock", "()", "integer", "The process's local clock reading.", func(n node, L *lua.LState) int {
+	{"corrections", "()", "list", "The steps and slews of the process's clock, oldest first: {t=, mode=\"step\" or \"slew\", old=, new=, delta=, over=} (t is true time; old and new the readings just before and after; a slew's over is in hardware ticks).", nCorrections},
+	{"clock", "()", "integer", "The process's local clock reading (w:now() is true time).", func(n node, L *lua.LState) int {
 		t, err := n.w.s.LocalTime(n.id)
 		n.w.check(L, "node:clock", err)
 		L.Push(lua.LNumber(t))

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"dsim/core/trace"
@@ -17,18 +16,6 @@ func (rt *nodeRT) boot() {
 	rt.booted = true
 	rt.node = rt.s.cfg.Factory(NodeID(rt.id))
 	rt.node.Start(rt)
-}
-
-// local reads process i's local clock at true time t.
-func (s *Sim) local(i int32, t Time) Time {
-	if s.clocks == nil {
-		return t
-	}
-	c := &s.clocks[i]
-	if c.drift == 0 {
-		return c.offset + t
-	}
-	return c.offset + t + Time(math.Floor(float64(t)*c.drift))
 }
 
 // forget discards what process i had: its state, its timers (their queue
@@ -129,30 +116,6 @@ func (rt *nodeRT) Broadcast(m Message) {
 	for _, to := range rt.Neighbors() {
 		rt.Send(to, m)
 	}
-}
-
-// trueDelay converts a span of the node's local clock into true ticks: the
-// smallest true span over which the local clock advances by at least d.
-func (rt *nodeRT) trueDelay(d Duration) Time {
-	if d <= 0 {
-		return 0
-	}
-	d = min(d, MaxDelay)
-	s := rt.s
-	if s.clocks == nil || s.clocks[rt.idx].drift == 0 {
-		return d
-	}
-	drift := s.clocks[rt.idx].drift
-	now := s.now
-	start := s.local(rt.idx, now)
-	dt := Time(math.Ceil(float64(d) / (1 + drift)))
-	for dt > 1 && s.local(rt.idx, now+dt-1)-start >= d {
-		dt--
-	}
-	for s.local(rt.idx, now+dt)-start < d {
-		dt++
-	}
-	return dt
 }
 
 func (rt *nodeRT) SetTimer(d Duration, tag string) {

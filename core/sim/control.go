@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"math"
 	"sort"
 
 	"dsim/core/trace"
@@ -214,32 +213,6 @@ func (s *Sim) SetDefaultLink(l Link) error {
 	s.cfg.Link = l
 	s.startFIFO()
 	return nil
-}
-
-// SetClock sets process id's local clock: local = offset + t + floor(t*drift)
-// for true time t. drift is a rate, e.g. 0.01 runs 1% fast.
-func (s *Sim) SetClock(id NodeID, offset Time, drift float64) error {
-	i, err := s.mustIndex(id)
-	if err != nil {
-		return err
-	}
-	if math.IsNaN(drift) || drift <= -0.5 || drift >= 0.5 {
-		return fmt.Errorf("drift %g is outside (-0.5, 0.5)", drift)
-	}
-	if s.clocks == nil {
-		s.clocks = make([]clock, len(s.nodes))
-	}
-	s.clocks[i] = clock{offset, drift}
-	return nil
-}
-
-// LocalTime reads process id's local clock.
-func (s *Sim) LocalTime(id NodeID) (Time, error) {
-	i, err := s.mustIndex(id)
-	if err != nil {
-		return 0, err
-	}
-	return s.local(i, s.now), nil
 }
 
 // Inject sends a hand-made message from process from to process to, through

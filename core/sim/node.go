@@ -1,7 +1,7 @@
 // Package sim is the deterministic kernel: integer virtual time, an event
 // queue ordered by (time, seq), seeded random streams, the node runtime with
-// crash and recovery, per-node drifting clocks, the network model and the
-// failure detector.
+// crash and recovery, per-node drifting clocks that processes may step or
+// slew, the network model and the failure detector.
 //
 // Nothing here reads the wall clock, starts a goroutine or ranges over a map
 // where the order could reach the schedule or the trace: one seed gives one

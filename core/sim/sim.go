@@ -119,6 +119,7 @@ type Sim struct {
 	timers []map[string]uint64
 	rngs   []*rand.Rand
 	clocks []clock
+	hist   clockHistory
 
 	events uint64
 	// lastMsg is the message delivered or sent last and lastKind its kind
@@ -133,12 +134,6 @@ type Sim struct {
 	// passed the work limit (see WorkPerEvent), which stops every Run.
 	work       uint64
 	overworked bool
-}
-
-// clock is a process's local clock setting: local = offset + t + floor(t*drift).
-type clock struct {
-	offset Time
-	drift  float64
 }
 
 // nodeRT is one process's runtime record: what a delivery and a typical

@@ -30,13 +30,14 @@ const (
 	Partition                 // the network was partitioned or a link cut
 	Heal                      // a partition or cut link was healed
 	Warning                   // the run left its algorithm's assumptions (Text says how)
+	Clock                     // a process stepped or slewed its clock (Kind says which)
 )
 
 var typeNames = [...]string{
 	Send: "send", Deliver: "deliver", Drop: "drop", Timer: "timer",
 	Crash: "crash", Recover: "recover", State: "state", Log: "log",
 	Command: "command", Check: "check", Suspect: "suspect", Trust: "trust",
-	Partition: "partition", Heal: "heal", Warning: "warning",
+	Partition: "partition", Heal: "heal", Warning: "warning", Clock: "clock",
 }
 
 func (t Type) String() string {
@@ -72,6 +73,9 @@ const NoNode = -1 << 31
 // Event is one recorded happening. Only the fields that belong to its Type
 // are meaningful; the encoders write only those.
 //
+// T is true time, which only the kernel, the checkers, the scenario and
+// the page see; Local is the process's own clock.
+//
 // Msg holds the message value for send, deliver and drop. Algorithms must
 // treat sent messages as immutable values, so a recorded event may keep the
 // very value that was sent.
@@ -82,7 +86,7 @@ type Event struct {
 	Node int // the process the event happened at, or NoNode
 
 	From, To int    // send, deliver, drop
-	Kind     string // message kind (send, deliver, drop) or command name
+	Kind     string // message kind (send, deliver, drop), command name, or clock: "step" or "slew"
 	MsgID    uint64 // pairs a send with its deliver or drop; duplicates share it
 	Msg      any    // message value; fields are encoded in declaration order
 
@@ -93,8 +97,20 @@ type Event struct {
 	New    any    // state: new value (nil when cleared)
 	Text   string // log line, check message, command arguments, warning
 	Pass   bool   // check outcome
-	Local  int64  // the node's local clock reading, where the event has a node
-	Line   int    // script line for log, check and command events (0 if none)
+	Local  int64  // the node's local clock reading, where the event has a node (clock: before the correction)
+	// clock: a step moves the reading by Delta at once; a slew leaves it
+	// and gains Delta over the next Over ticks of the hardware clock.
+	Delta, Over int64
+	Line        int // script line for log, check and command events (0 if none)
+}
+
+// ClockAfter is what a clock event's process reads right after the
+// correction: a step's new reading; a slew's, which starts unchanged.
+func (e *Event) ClockAfter() int64 {
+	if e.Over != 0 {
+		return e.Local
+	}
+	return e.Local + e.Delta
 }
 
 // Recorder keeps a copy of every event it is given.

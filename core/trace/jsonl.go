@@ -131,6 +131,19 @@ func AppendJSONL(b []byte, e *Event) []byte {
 		b = strconv.AppendBool(b, e.Pass)
 		b = append(b, `,"text":`...)
 		b = AppendString(b, e.Text)
+	case Clock:
+		b = append(b, `,"mode":`...)
+		b = AppendString(b, e.Kind)
+		b = append(b, `,"old":`...)
+		b = appendInt(b, e.Local)
+		b = append(b, `,"new":`...)
+		b = appendInt(b, e.ClockAfter())
+		b = append(b, `,"delta":`...)
+		b = appendInt(b, e.Delta)
+		if e.Over != 0 {
+			b = append(b, `,"over":`...)
+			b = appendInt(b, e.Over)
+		}
 	}
 	if e.Line > 0 {
 		b = append(b, `,"line":`...)
@@ -227,6 +240,8 @@ type jsonLine struct {
 	IDs                        []int
 	Adj                        [][]int
 	Config                     []byte // raw JSON
+	Mode                       string // a clock correction's
+	Delta, Over                int64
 }
 
 // readLine reads the JSON object of one line. A key it does not know is
@@ -284,12 +299,9 @@ func readLine(b []byte) (jsonLine, error) {
 			l.Node = &n
 			return err
 		},
-		"local": func() (err error) {
-			if !s.null() {
-				l.Local, err = s.int64()
-			}
-			return err
-		},
+		"local": int64Field(s, &l.Local),
+		"delta": int64Field(s, &l.Delta),
+		"over":  int64Field(s, &l.Over),
 		"id": func() (err error) {
 			if !s.null() {
 				l.ID, err = s.uint64()
@@ -324,7 +336,7 @@ func readLine(b []byte) (jsonLine, error) {
 				return err
 			})
 		},
-		"type": str(&l.Type), "kind": str(&l.Kind), "reason": str(&l.Reason), "tag": str(&l.Tag),
+		"type": str(&l.Type), "mode": str(&l.Mode), "kind": str(&l.Kind), "reason": str(&l.Reason), "tag": str(&l.Tag),
 		"key": str(&l.Key), "text": str(&l.Text), "name": str(&l.Name), "args": str(&l.Args),
 		"algorithm": str(&l.Algorithm), "topology": str(&l.Topology),
 		"from": integer(&l.From), "to": integer(&l.To), "line": integer(&l.Line), "schema": integer(&l.Schema),
@@ -419,11 +431,24 @@ func ReadJSONL(r io.Reader) ([]World, error) {
 			e.Kind, e.Text = l.Name, l.Args
 		case Check:
 			e.Pass, e.Text = l.Pass, l.Text
+		case Clock:
+			// old and new follow from local and delta
+			e.Kind, e.Delta, e.Over = l.Mode, l.Delta, l.Over
 		}
 		w := &worlds[len(worlds)-1]
 		w.Events = append(w.Events, e)
 	}
 	return worlds, nil
+}
+
+// int64Field reads an integer field of a line into p; null leaves it.
+func int64Field(s *scanner, p *int64) func() error {
+	return func() (err error) {
+		if !s.null() {
+			*p, err = s.int64()
+		}
+		return err
+	}
 }
 
 // raw keeps a JSON value verbatim; an absent value or null reads as nil.

@@ -85,6 +85,11 @@ func (l *Recording) Append(e *Event) {
 		rec.text = l.addText(e.Text)
 	case Log, Check, Partition, Heal, Warning:
 		rec.text = l.addText(e.Text)
+	case Clock:
+		// Clock events are few: their numbers go to the value table
+		// rather than widening every record.
+		rec.name = l.intern(e.Kind)
+		rec.val = l.value(clockNumbers{e.Delta, e.Over})
 	}
 	l.n++
 	if int(e.Type) < len(l.counts) {
@@ -150,8 +155,14 @@ func (l *Recording) fill(rec *logRecord, e *Event) {
 		e.Kind, e.Text = l.names[rec.name], l.texts[rec.text]
 	case Log, Check, Partition, Heal, Warning:
 		e.Text = l.texts[rec.text]
+	case Clock:
+		c := l.val(rec.val).(clockNumbers)
+		e.Kind, e.Delta, e.Over = l.names[rec.name], c.delta, c.over
 	}
 }
+
+// clockNumbers are a clock event's own numbers in a Recording.
+type clockNumbers struct{ delta, over int64 }
 
 // Each calls fn with every event in order. The event is reused after fn
 // returns: copy it to keep it.

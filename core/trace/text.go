@@ -81,6 +81,20 @@ func appendTextBody(b []byte, e *Event) []byte {
 			b = append(b, ' ')
 			b = appendPlain(b, e.Text)
 		}
+	case Clock:
+		b = append(b, ' ')
+		b = appendPlain(b, e.Kind)
+		b = append(b, ' ')
+		b = appendInt(b, e.Local)
+		if e.Over == 0 {
+			b = append(b, " -> "...)
+			b = appendInt(b, e.ClockAfter())
+		} else {
+			b = append(b, " by "...)
+			b = appendInt(b, e.Delta)
+			b = append(b, " over "...)
+			b = appendInt(b, e.Over)
+		}
 	case Check:
 		if e.Pass {
 			b = append(b, " PASS "...)

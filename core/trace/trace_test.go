@@ -45,6 +45,8 @@ func sample() World {
 			{T: 24, Seq: 15, Type: Partition, Node: NoNode, Text: "[3,5] | [0]"},
 			{T: 25, Seq: 16, Type: Heal, Node: NoNode, Text: "all"},
 			{T: 25, Seq: 17, Type: Warning, Node: NoNode, Text: "mutex.lamport assumes FIFO links"},
+			{T: 26, Seq: 18, Type: Clock, Node: 5, Local: 1040, Kind: "step", Delta: -40},
+			{T: 27, Seq: 19, Type: Clock, Node: 3, Local: 127, Kind: "slew", Delta: -10, Over: 400},
 		},
 	}
 }
@@ -90,6 +92,8 @@ func TestJSONLSchemaExamples(t *testing.T) {
 		10: `{"t":19,"seq":9,"type":"log","text":"scenario","line":4}`,
 		11: `{"t":20,"seq":10,"type":"command","node":3,"local":120,"name":"elect","args":"n=2","line":7}`,
 		12: `{"t":21,"seq":11,"type":"check","pass":true,"text":"6 wins","line":9}`,
+		19: `{"t":26,"seq":18,"type":"clock","node":5,"local":1040,"mode":"step","old":1040,"new":1000,"delta":-40}`,
+		20: `{"t":27,"seq":19,"type":"clock","node":3,"local":127,"mode":"slew","old":127,"new":127,"delta":-10,"over":400}`,
 	}
 	for i, w := range want {
 		if got[i] != w {
@@ -122,6 +126,8 @@ t=23     P0 trust
 t=24     partition [3,5] | [0]
 t=25     heal all
 t=25     warning mutex.lamport assumes FIFO links
+t=26     P5 clock step 1040 -> 1000
+t=27     P3 clock slew 127 by -10 over 400
 `
 	if b.String() != want {
 		t.Fatalf("text form:\n%s\nwant:\n%s", b.String(), want)

@@ -473,3 +473,22 @@ func TestFindAgreesWithFilter(t *testing.T) {
 		}
 	}
 }
+
+// A clock correction replays as a log line of its process and changes no
+// state.
+func TestClockEvent(t *testing.T) {
+	b := &builder{}
+	b.state(1, 2, "role", "leader")
+	b.add(trace.Event{T: 2, Type: trace.Clock, Node: 2, Local: 1040, Kind: "step", Delta: -40})
+	b.add(trace.Event{T: 3, Type: trace.Clock, Node: 1, Local: 3, Kind: "slew", Delta: 5, Over: 50})
+	r := New(world([]int{1, 2}, b), 0)
+	if got := r.Text(1); got != "P2 clock step 1040 -> 1000" {
+		t.Errorf("Text = %q", got)
+	}
+	if got := r.Text(2); got != "P1 clock slew 3 by 5 over 50" {
+		t.Errorf("Text = %q", got)
+	}
+	if v := r.At(3); !v.Up[0] || !v.Up[1] || len(v.State[1]) != 1 || v.T != 3 {
+		t.Errorf("after the corrections: %+v", v)
+	}
+}

@@ -37,6 +37,8 @@ type Fake struct {
 	Timers map[string]proc.Duration // armed timers and their durations
 	State  map[string]any
 	Logs   []string
+	Steps  []proc.Time        // the readings StepClock set, in order
+	Slews  [][2]proc.Duration // the slews asked for: {delta, over}
 
 	rng *rand.Rand
 }
@@ -101,7 +103,17 @@ func (f *Fake) Successor() proc.NodeID {
 	return f.Me
 }
 
-func (f *Fake) Now() proc.Time                      { return f.Time }
+func (f *Fake) Now() proc.Time { return f.Time }
+
+// StepClock and SlewClock record the correction; a step also sets Time.
+func (f *Fake) StepClock(to proc.Time) {
+	f.Steps = append(f.Steps, to)
+	f.Time = to
+}
+
+func (f *Fake) SlewClock(delta, over proc.Duration) {
+	f.Slews = append(f.Slews, [2]proc.Duration{delta, over})
+}
 func (f *Fake) Send(to proc.NodeID, m proc.Message) { f.Sent = append(f.Sent, Sent{to, m}) }
 
 func (f *Fake) Broadcast(m proc.Message) {
