@@ -219,18 +219,7 @@ func wWorkload(w *world, L *lua.LState) int {
 	if until <= start {
 		raise(L, "%s: until_time %d is not after the start %d", method, until, start)
 	}
-	nodes := w.s.IDs()
-	if v := t.RawGetString("nodes"); v != lua.LNil {
-		nodes = get(L, v, method, "nodes", toIDs)
-		for i, id := range nodes {
-			switch {
-			case !w.s.Has(id):
-				raise(L, "%s: nodes: no process %d (ids: %s)", method, id, w.idList())
-			case slices.Contains(nodes[:i], id):
-				raise(L, "%s: nodes: process %d is listed twice", method, id)
-			}
-		}
-	}
+	nodes := w.nodesOption(L, t, method)
 	// Every request costs a few events: a workload asking for more than a
 	// run's event limit could serve only grows backlogs until memory runs out.
 	if expect := rate * float64(until-start) * float64(len(nodes)); expect > maxWorkload {

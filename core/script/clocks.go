@@ -2,7 +2,6 @@ package script
 
 import (
 	"fmt"
-	"slices"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -80,18 +79,7 @@ func wClockErrors(w *world, L *lua.LState) int {
 	if to > int64(w.s.Now()) {
 		raise(L, "%s: to: time %d is in the future (now is %d)", method, to, w.s.Now())
 	}
-	nodes := w.s.IDs()
-	if v := t.RawGetString("nodes"); v != lua.LNil {
-		nodes = get(L, v, method, "nodes", toIDs)
-		for i, id := range nodes {
-			switch {
-			case !w.s.Has(id):
-				raise(L, "%s: nodes: no process %d (ids: %s)", method, id, w.idList())
-			case slices.Contains(nodes[:i], id):
-				raise(L, "%s: nodes: process %d is listed twice", method, id)
-			}
-		}
-	}
+	nodes := w.nodesOption(L, t, method)
 	samples := int64(0)
 	if to >= from {
 		samples = (to-from)/every + 1

@@ -2,6 +2,7 @@ package script
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -136,6 +137,25 @@ func (w *world) id(L *lua.LState, n int, method, param string) sim.NodeID {
 		raise(L, "%s: no process %d (ids: %s)", method, id, w.idList())
 	}
 	return id
+}
+
+// nodesOption reads the nodes key of an options table t: distinct ids of
+// processes, every process when it is missing.
+func (w *world) nodesOption(L *lua.LState, t *lua.LTable, method string) []sim.NodeID {
+	v := t.RawGetString("nodes")
+	if v == lua.LNil {
+		return w.s.IDs()
+	}
+	nodes := get(L, v, method, "nodes", toIDs)
+	for i, id := range nodes {
+		switch {
+		case !w.s.Has(id):
+			raise(L, "%s: nodes: no process %d (ids: %s)", method, id, w.idList())
+		case slices.Contains(nodes[:i], id):
+			raise(L, "%s: nodes: process %d is listed twice", method, id)
+		}
+	}
+	return nodes
 }
 
 func (w *world) idList() string {
