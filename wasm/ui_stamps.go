@@ -6,17 +6,24 @@ package main
 // none, each event's Lamport timestamp and its vector timestamp, computed
 // from the trace (replay.Lamport, replay.Vector), so that any run shows
 // what the clocks of the lecture notes would say of its sends, receives
-// and internal events. Labels
+// and internal events. A run of a clock algorithm (clock.lamport,
+// clock.vector) shows its own clocks instead: each change of its clock
+// key is labelled with the value, which is what its worked examples quote
+// (Tanenbaum's 61 and 70 tick 6, 8 and 10 per step). Labels
 // come from a pool of <text> elements, for the events in view when they
 // are few enough to read (spacetime.MaxStamped).
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
 
+	"dsim/core/algo/clock"
+	"dsim/core/trace"
 	"dsim/wasm/replay"
 	"dsim/wasm/spacetime"
 )
@@ -76,17 +83,30 @@ func (v *stampView) draw(r *replay.Replay, out *spacetime.Drawing) {
 		case stampModes[v.mode].name == "vector" && !ok:
 			note = "vector timestamps for up to " + itoa(replay.MaxVector) + " processes"
 		default:
+			vector := stampModes[v.mode].name == "vector"
+			own := clock.KeyLamport
+			if vector {
+				own = clock.KeyVector
+			}
+			kept := slices.Contains(r.StateKeys, own)
 			lam := r.Lamport()
 			texts = make([]string, len(out.Stamped))
 			for k, p := range out.Stamped {
+				e := &r.Events[p.I]
 				switch {
-				case !replay.Stamped(r.Events[p.I].Type):
-				case stampModes[v.mode].name == "vector":
+				case kept: // the algorithm's own clock
+					if e.Type == trace.State && e.Key == own && e.New != nil {
+						texts[k] = strings.ReplaceAll(string(trace.AppendJSON(nil, e.New)), "[", "(")
+						texts[k] = strings.ReplaceAll(texts[k], "]", ")")
+					}
+				case !replay.Stamped(e.Type):
+				case vector:
 					texts[k] = vectorText(vec[p.I])
 				default:
 					texts[k] = itoa(lam[p.I])
 				}
 			}
+			v.button.SetAttribute("data-own", fmt.Sprint(kept))
 		}
 	}
 	v.note.SetTextContent(note)

@@ -76,3 +76,17 @@ test("C(e) labels the events with their Lamport, then vector timestamps", async 
   assert.equal(await page.locator("#stamps").getAttribute("data-mode"), "");
   await page.waitForFunction(() => [...document.querySelectorAll("#diagram svg g.stamps text")].every((x) => x.textContent === ""), null, { timeout: patience });
 });
+
+test("a run of clock.lamport shows its own clocks: Tanenbaum's 61 and 70", async (t) => {
+  const page = await pg.open(t, { viewport: { width: 1440, height: 900 } });
+  await page.selectOption("#examples", "clocks/lamport-tanenbaum.lua");
+  await page.click("#run");
+  await runState(page, "done");
+  await page.waitForFunction(() => document.querySelector("#diagram svg")?.hasAttribute("data-plot"), null, { timeout: patience });
+  await page.click("#stamps");
+  await page.waitForFunction(() => [...document.querySelectorAll("#diagram svg g.stamps text")].some((x) => x.textContent !== ""), null, { timeout: patience });
+  assert.equal(await page.locator("#stamps").getAttribute("data-own"), "true");
+  const labels = await page.locator("#diagram svg g.stamps text").evaluateAll((ts) => ts.map((x) => x.textContent).filter((s) => s !== ""));
+  for (const v of ["6", "60", "61", "69", "70"]) assert.ok(labels.includes(v), `no label ${v} in ${labels.join(" ")}`);
+  await page.screenshot({ path: artifact("stamps-tanenbaum-1440.png") });
+});
