@@ -180,12 +180,20 @@ type Window struct {
 	Start    int64
 }
 
+// worldAt is world i of worlds, or why there is none.
+func worldAt(worlds []trace.World, i int) (*trace.World, error) {
+	if i < 0 || i >= len(worlds) {
+		return nil, fmt.Errorf("the run has no world %d", i+1)
+	}
+	return &worlds[i], nil
+}
+
 // windowText writes the window a asks for.
 func windowText(worlds []trace.World, a WindowAsk) (Window, error) {
-	if a.World < 0 || a.World >= len(worlds) {
-		return Window{}, fmt.Errorf("the run has no world %d", a.World+1)
+	w, err := worldAt(worlds, a.World)
+	if err != nil {
+		return Window{}, err
 	}
-	w := &worlds[a.World]
 	if a.Time {
 		a.At, a.How = min(tracewindow.PositionAt(w, int64(a.At)), w.Len()-1), tracewindow.Around
 	}
@@ -259,16 +267,22 @@ func serveEngine() {
 			if !ok {
 				return map[string]any{"error": "a search wants numbers from and node, a boolean forward, and strings type, kind and text"}
 			}
-			if world.Int() < 0 || world.Int() >= len(kept.worlds) {
-				return map[string]any{"error": fmt.Sprintf("the run has no world %d", world.Int()+1)}
+			w, err := worldAt(kept.worlds, world.Int())
+			if err != nil {
+				return map[string]any{"error": err.Error()}
 			}
-			return map[string]any{"at": replay.Find(&kept.worlds[world.Int()], f, from, forward)}
+			return map[string]any{"at": replay.Find(w, f, from, forward)}
 		}
 		if m.Get("overview").Truthy() {
-			if world.Int() < 0 || world.Int() >= len(kept.worlds) {
-				return map[string]any{"error": fmt.Sprintf("the run has no world %d", world.Int()+1)}
+			bands, cols := m.Get("bands"), m.Get("cols")
+			if bands.Type() != js.TypeNumber || cols.Type() != js.TypeNumber {
+				return map[string]any{"error": "an overview wants numbers bands and cols"}
 			}
-			return gridValue(overviewOf(&kept.worlds[world.Int()], m.Get("bands").Int(), m.Get("cols").Int()))
+			w, err := worldAt(kept.worlds, world.Int())
+			if err != nil {
+				return map[string]any{"error": err.Error()}
+			}
+			return gridValue(overviewOf(w, bands.Int(), cols.Int()))
 		}
 		if m.Get("window").Truthy() {
 			a, ok := windowAskOf(m)

@@ -109,11 +109,7 @@ func (c *cutTool) judge() {
 			cut[r.Nodes[p]] = int64(r.Events[i].Seq)
 		}
 	}
-	v := trace.JudgeCut(func(fn func(*trace.Event)) {
-		for i := range r.Events {
-			fn(&r.Events[i])
-		}
-	}, cut)
+	v := trace.JudgeCut((&trace.World{Events: r.Events}).Each, cut)
 	c.back, c.flight = c.flights(v.Backward), c.flights(v.InFlight)
 	var b strings.Builder
 	if v.Consistent() {

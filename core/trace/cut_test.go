@@ -17,11 +17,7 @@ func TestJudgeCut(t *testing.T) {
 		{Seq: 5, Type: Drop, Node: 2, From: 1, To: 2, Kind: "M", MsgID: 3, Reason: "loss"},
 		{Seq: 6, Type: Check, Node: NoNode, Pass: true},
 	}
-	each := func(fn func(*Event)) {
-		for i := range events {
-			fn(&events[i])
-		}
-	}
+	each := (&World{Events: events}).Each
 	m := func(id uint64, deliver int64) Crossing {
 		from, to, send := 1, 2, int64(0)
 		switch id {

@@ -249,77 +249,10 @@ type jsonLine struct {
 func readLine(b []byte) (jsonLine, error) {
 	var l jsonLine
 	s := &scanner{b: b}
-	str := func(p *string) func() error {
-		return func() (err error) {
-			if !s.null() {
-				*p, err = s.str()
-			}
-			return err
-		}
-	}
-	integer := func(p *int) func() error {
-		return func() (err error) {
-			if !s.null() {
-				*p, err = s.int()
-			}
-			return err
-		}
-	}
-	raw := func(p *[]byte) func() error {
-		return func() (err error) {
-			*p, err = s.raw()
-			return err
-		}
-	}
 	fields := map[string]func() error{
-		"t": func() error {
-			if s.null() {
-				l.T = nil
-				return nil
-			}
-			n, err := s.int64()
-			l.T = &n
-			return err
-		},
-		"seq": func() error {
-			if s.null() {
-				l.Seq = nil
-				return nil
-			}
-			n, err := s.uint64()
-			l.Seq = &n
-			return err
-		},
-		"node": func() error {
-			if s.null() {
-				l.Node = nil
-				return nil
-			}
-			n, err := s.int()
-			l.Node = &n
-			return err
-		},
-		"local": int64Field(s, &l.Local),
-		"delta": int64Field(s, &l.Delta),
-		"over":  int64Field(s, &l.Over),
-		"id": func() (err error) {
-			if !s.null() {
-				l.ID, err = s.uint64()
-			}
-			return err
-		},
-		"seed": func() (err error) {
-			if !s.null() {
-				l.SeedNum, err = s.uint64()
-			}
-			return err
-		},
-		"pass": func() (err error) {
-			if !s.null() {
-				l.Pass, err = s.bool()
-			}
-			return err
-		},
+		"t": nullable(s, &l.T, s.int64), "seq": nullable(s, &l.Seq, s.uint64), "node": nullable(s, &l.Node, s.int),
+		"local": lineField(s, &l.Local, s.int64), "delta": lineField(s, &l.Delta, s.int64), "over": lineField(s, &l.Over, s.int64),
+		"id": lineField(s, &l.ID, s.uint64), "seed": lineField(s, &l.SeedNum, s.uint64), "pass": lineField(s, &l.Pass, s.bool),
 		"ids": func() (err error) {
 			l.IDs, err = s.ints()
 			return err
@@ -336,12 +269,15 @@ func readLine(b []byte) (jsonLine, error) {
 				return err
 			})
 		},
-		"type": str(&l.Type), "mode": str(&l.Mode), "kind": str(&l.Kind), "reason": str(&l.Reason), "tag": str(&l.Tag),
-		"key": str(&l.Key), "text": str(&l.Text), "name": str(&l.Name), "args": str(&l.Args),
-		"algorithm": str(&l.Algorithm), "topology": str(&l.Topology),
-		"from": integer(&l.From), "to": integer(&l.To), "line": integer(&l.Line), "schema": integer(&l.Schema),
-		"world": integer(&l.World), "arity": integer(&l.Arity), "cols": integer(&l.Cols),
-		"msg": raw(&l.Msg), "old": raw(&l.Old), "value": raw(&l.Value), "config": raw(&l.Config),
+		"type": lineField(s, &l.Type, s.str), "mode": lineField(s, &l.Mode, s.str), "kind": lineField(s, &l.Kind, s.str),
+		"reason": lineField(s, &l.Reason, s.str), "tag": lineField(s, &l.Tag, s.str), "key": lineField(s, &l.Key, s.str),
+		"text": lineField(s, &l.Text, s.str), "name": lineField(s, &l.Name, s.str), "args": lineField(s, &l.Args, s.str),
+		"algorithm": lineField(s, &l.Algorithm, s.str), "topology": lineField(s, &l.Topology, s.str),
+		"from": lineField(s, &l.From, s.int), "to": lineField(s, &l.To, s.int), "line": lineField(s, &l.Line, s.int),
+		"schema": lineField(s, &l.Schema, s.int), "world": lineField(s, &l.World, s.int), "arity": lineField(s, &l.Arity, s.int),
+		"cols": lineField(s, &l.Cols, s.int),
+		"msg":  lineField(s, &l.Msg, s.raw), "old": lineField(s, &l.Old, s.raw), "value": lineField(s, &l.Value, s.raw),
+		"config": lineField(s, &l.Config, s.raw),
 	}
 	err := s.object(func(key string) error {
 		if read, ok := fields[key]; ok {
@@ -441,12 +377,26 @@ func ReadJSONL(r io.Reader) ([]World, error) {
 	return worlds, nil
 }
 
-// int64Field reads an integer field of a line into p; null leaves it.
-func int64Field(s *scanner, p *int64) func() error {
+// lineField reads a line's field into p with read; null leaves it as it
+// is (a raw value then stays empty, which reads as null too).
+func lineField[T any](s *scanner, p *T, read func() (T, error)) func() error {
 	return func() (err error) {
 		if !s.null() {
-			*p, err = s.int64()
+			*p, err = read()
 		}
+		return err
+	}
+}
+
+// nullable reads a field that may be absent or null into *p (nil then).
+func nullable[T any](s *scanner, p **T, read func() (T, error)) func() error {
+	return func() error {
+		if s.null() {
+			*p = nil
+			return nil
+		}
+		v, err := read()
+		*p = &v
 		return err
 	}
 }

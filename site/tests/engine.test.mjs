@@ -90,6 +90,7 @@ test("the engine answers trace requests about its last run only", () => {
   const g = ask(3, 1, undefined, { overview: true, bands: 2, cols: 5 });
   assert.deepEqual([g.rows, g.bands, g.cols, g.counts.length], [3, 2, 5, 10]);
   assert.ok(g.counts.reduce((a, b) => a + b, 0) > 0);
+  assert.match(ask(3, 1, undefined, { overview: true }).error, /an overview wants numbers bands and cols/);
 });
 
 test("a script error comes back with its line, the partial trace and the output", () => {

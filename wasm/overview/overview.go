@@ -52,11 +52,7 @@ type Grid struct {
 // It is one pass over the events with two allocations, for it runs over
 // whole traces in WebAssembly.
 func Build(events []trace.Event, rowOf func(node int) int, rows int, scale Scale, bands, cols int) *Grid {
-	return BuildEach(func(fn func(*trace.Event)) {
-		for i := range events {
-			fn(&events[i])
-		}
-	}, rowOf, rows, scale, bands, cols)
+	return BuildEach((&trace.World{Events: events}).Each, rowOf, rows, scale, bands, cols)
 }
 
 // BuildEach is Build over the events each hands its function in order, as
