@@ -13,6 +13,7 @@ import (
 	"dsim/core/script"
 	"dsim/core/trace"
 	"dsim/internal/wasmmem"
+	"dsim/wasm/clockerr"
 	"dsim/wasm/overview"
 	"dsim/wasm/replay"
 	tracewindow "dsim/wasm/window"
@@ -284,6 +285,17 @@ func serveEngine() {
 			}
 			return gridValue(overviewOf(w, bands.Int(), cols.Int()))
 		}
+		if m.Get("clocks").Truthy() {
+			cols := m.Get("cols")
+			if cols.Type() != js.TypeNumber {
+				return map[string]any{"error": "a clock chart wants a number cols"}
+			}
+			w, err := worldAt(kept.worlds, world.Int())
+			if err != nil {
+				return map[string]any{"error": err.Error()}
+			}
+			return chartValue(w, cols.Int())
+		}
 		if m.Get("window").Truthy() {
 			a, ok := windowAskOf(m)
 			if !ok {
@@ -323,6 +335,46 @@ func overviewOf(w *trace.World, bands, cols int) *overview.Grid {
 	}
 	bands, cols = min(max(bands, 1), 1000), min(max(cols, 1), 10_000) // a page asks for a strip, not a trace's worth
 	return overview.BuildEach(w.Each, rowOf, len(w.Header.IDs), overview.Linear{T1: w.End()}, bands, cols)
+}
+
+// chartValue is the answer of the worker protocol carrying the clock-error
+// chart of world w in cols columns (package clockerr), or {clocked: false}
+// when every clock of w read true time; chartOf reads it back.
+func chartValue(w *trace.World, cols int) map[string]any {
+	if !clockerr.Clocked(w.Each) {
+		return map[string]any{"clocked": false}
+	}
+	ch := clockerr.Build(w.Each, w.Header.IDs, w.End(), cols)
+	lines := make([]any, len(ch.Lines))
+	for i, l := range ch.Lines {
+		flat := make([]float64, 0, 2*len(l))
+		for _, p := range l {
+			flat = append(flat, float64(p.Col), float64(p.Err))
+		}
+		lines[i] = float64Array(flat)
+	}
+	procs, marks := make([]any, len(ch.Procs)), make([]any, len(ch.Marks))
+	for i, id := range ch.Procs {
+		procs[i] = id
+	}
+	for i, c := range ch.Marks {
+		marks[i] = c
+	}
+	lo, hi := make([]float64, ch.Cols), make([]float64, ch.Cols)
+	has := make([]any, ch.Cols)
+	for c := range has {
+		lo[c], hi[c], has[c] = float64(ch.Lo[c]), float64(ch.Hi[c]), ch.Has[c]
+	}
+	return map[string]any{"clocked": true, "end": float64(ch.End), "cols": ch.Cols, "procs": procs, "lines": lines,
+		"lo": float64Array(lo), "hi": float64Array(hi), "has": has, "marks": marks}
+}
+
+func float64Array(xs []float64) js.Value {
+	a := js.Global().Get("Float64Array").New(len(xs))
+	for i, x := range xs {
+		a.SetIndex(i, x)
+	}
+	return a
 }
 
 // gridValue is the answer of the worker protocol carrying grid g, whose

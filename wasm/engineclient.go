@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	"dsim/core/script"
+	"dsim/wasm/clockerr"
 	"dsim/wasm/overview"
 	"dsim/wasm/replay"
 )
@@ -127,6 +128,20 @@ func (e *Engine) Overview(world, bands, cols int, fn func(*overview.Grid, error)
 		}
 		g, err := gridOf(m)
 		fn(g, err)
+	})
+}
+
+// Clocks asks the worker for the clock-error chart of a whole world in cols
+// columns (see package dsim/wasm/clockerr); fn gets nil when every clock of
+// the world read true time.
+func (e *Engine) Clocks(world, cols int, fn func(*clockerr.Chart, error)) {
+	e.ask(map[string]any{"world": world, "clocks": true, "cols": cols}, func(m js.Value, err error) {
+		if err != nil || !m.Get("clocked").Truthy() {
+			fn(nil, err)
+			return
+		}
+		ch, err := chartOf(m)
+		fn(ch, err)
 	})
 }
 
@@ -332,6 +347,50 @@ func gridOf(m js.Value) (*overview.Grid, error) {
 		g.Fails = append(g.Fails, fails.Index(i).Int())
 	}
 	return g, nil
+}
+
+// chartOf reads the chart of a clock-error answer (see chartValue).
+func chartOf(m js.Value) (*clockerr.Chart, error) {
+	bad := errors.New("the engine sent a malformed clock chart")
+	end, cols, procs, lines, marks, has := m.Get("end"), m.Get("cols"), m.Get("procs"), m.Get("lines"), m.Get("marks"), m.Get("has")
+	if end.Type() != js.TypeNumber || cols.Type() != js.TypeNumber || procs.Type() != js.TypeObject || lines.Type() != js.TypeObject ||
+		lines.Length() != procs.Length() || marks.Type() != js.TypeObject || has.Type() != js.TypeObject || has.Length() != cols.Int() {
+		return nil, bad
+	}
+	ch := &clockerr.Chart{End: int64(end.Float()), Cols: cols.Int()}
+	ch.Lo, ch.Hi = int64s(m.Get("lo")), int64s(m.Get("hi"))
+	if len(ch.Lo) != ch.Cols || len(ch.Hi) != ch.Cols {
+		return nil, bad
+	}
+	ch.Has = make([]bool, ch.Cols)
+	for c := range ch.Has {
+		ch.Has[c] = has.Index(c).Truthy()
+	}
+	for i := 0; i < procs.Length(); i++ {
+		ch.Procs = append(ch.Procs, procs.Index(i).Int())
+		flat := int64s(lines.Index(i))
+		line := make([]clockerr.Point, len(flat)/2)
+		for k := range line {
+			line[k] = clockerr.Point{Col: int(flat[2*k]), Err: flat[2*k+1]}
+		}
+		ch.Lines = append(ch.Lines, line)
+	}
+	for i := 0; i < marks.Length(); i++ {
+		ch.Marks = append(ch.Marks, marks.Index(i).Int())
+	}
+	return ch, nil
+}
+
+// int64s reads a Float64Array of whole numbers (nil for anything else).
+func int64s(v js.Value) []int64 {
+	if v.Type() != js.TypeObject || !v.InstanceOf(js.Global().Get("Float64Array")) {
+		return nil
+	}
+	out := make([]int64, v.Length())
+	for i := range out {
+		out[i] = int64(v.Index(i).Float())
+	}
+	return out
 }
 
 // bytesOr reads a Uint8Array of UTF-8 as a string ("" for anything else).

@@ -1,0 +1,250 @@
+// Package clockerr is the chart of clock error over time: each process's
+// clock reading minus true time, (C_i(t) − t), from the events of a run.
+// Every event at a process records both its true time and the process's
+// reading, and a correction (a clock event) records the reading before and
+// after it, so the chart needs nothing but the trace: between two events of
+// a process its error changes at its drift's constant rate (or a slew's),
+// which a straight line between them draws.
+//
+// A run may hold millions of events: the chart keeps, per column of time,
+// the first and last error of each process drawn and its extremes, and for
+// all processes together the lowest and highest error (the band of every
+// clock's error, whose height is the skew). The corrections mark the
+// columns they fall in: the synchronization rounds.
+//
+// It is plain Go over trace events, tested natively, run by the page's
+// engine, which holds the trace.
+package clockerr
+
+import "dsim/core/trace"
+
+// MaxLines is the most processes drawn one line each; past it the chart
+// shows the band of all of them.
+const MaxLines = 12
+
+// Chart is a run's clock errors in Cols columns of true time 0..End.
+type Chart struct {
+	End  int64
+	Cols int
+	// Procs are the processes drawn one line each (all of them up to
+	// MaxLines, the first MaxLines in ring order past it), and Lines their
+	// lines, as points (column, error) in the order of the events.
+	Procs []int
+	Lines [][]Point
+	// Lo and Hi are the lowest and highest error of any process in each
+	// column, valid where Has is.
+	Lo, Hi []int64
+	Has    []bool
+	// Marks are the columns holding a correction, increasing.
+	Marks []int
+}
+
+// Point is a process's error at one of its events, in its column.
+type Point struct {
+	Col int
+	Err int64
+}
+
+// Clocked reports whether any clock of the run ever read other than true
+// time: a scenario set one, or a process corrected it. A run of true
+// clocks has no chart to show.
+func Clocked(each func(func(*trace.Event))) bool {
+	clocked := false
+	each(func(e *trace.Event) {
+		if !clocked && e.Node != trace.NoNode && (e.Local != e.T || e.Type == trace.Clock) {
+			clocked = true
+		}
+	})
+	return clocked
+}
+
+// column is what one process's error did in one column: the first and
+// last errors and the extremes, with the order the extremes came in, so
+// that the line drawn through them keeps the shape of the events'.
+type column struct {
+	first, last, lo, hi int64
+	loFirst             bool // the lowest came before the highest
+	used                bool
+}
+
+func (c *column) add(err int64) {
+	if !c.used {
+		*c = column{first: err, last: err, lo: err, hi: err, used: true}
+		return
+	}
+	c.last = err
+	if err < c.lo {
+		c.lo, c.loFirst = err, false
+	}
+	if err > c.hi {
+		c.hi, c.loFirst = err, true
+	}
+}
+
+// points are the column's at most four points, in order, without repeats.
+func (c *column) points(col int, out []Point) []Point {
+	a, b := c.hi, c.lo
+	if c.loFirst {
+		a, b = c.lo, c.hi
+	}
+	for _, e := range [...]int64{c.first, a, b, c.last} {
+		if n := len(out); n == 0 || out[n-1] != (Point{col, e}) {
+			out = append(out, Point{col, e})
+		}
+	}
+	return out
+}
+
+// Build charts the events each walks, in order, of the processes ids (in
+// ring order), over cols columns of true time 0..end.
+func Build(each func(func(*trace.Event)), ids []int, end int64, cols int) *Chart {
+	cols = min(max(cols, 1), 10_000)
+	ch := &Chart{End: max(end, 0), Cols: cols}
+	line := make(map[int]int, min(len(ids), MaxLines))
+	for _, id := range ids {
+		if len(ch.Procs) == MaxLines {
+			break
+		}
+		if _, dup := line[id]; !dup {
+			line[id] = len(ch.Procs)
+			ch.Procs = append(ch.Procs, id)
+		}
+	}
+	cur := make([]column, len(ch.Procs))
+	curCol := make([]int, len(ch.Procs))
+	ch.Lines = make([][]Point, len(ch.Procs))
+	span := float64(ch.End + 1)
+	colOf := func(t int64) int { return min(max(int(float64(t)/span*float64(cols)), 0), cols-1) }
+	env := newEnvelope(cols)
+	// last is each live process's last error, which holds until its next
+	// event: the band counts it in every column up to there.
+	type held struct {
+		err  int64
+		col  int
+		live bool
+	}
+	last := make(map[int]*held, len(ids))
+	add := func(c int, node int, err int64) {
+		h := last[node]
+		if h == nil {
+			h = &held{}
+			last[node] = h
+		}
+		if h.live {
+			env.cover(h.col, c, h.err)
+		}
+		env.cover(c, c, err)
+		*h = held{err, c, true}
+		l, ok := line[node]
+		if !ok {
+			return
+		}
+		if cur[l].used && curCol[l] != c {
+			ch.Lines[l] = cur[l].points(curCol[l], ch.Lines[l])
+			cur[l].used = false
+		}
+		curCol[l] = c
+		cur[l].add(err)
+	}
+	each(func(e *trace.Event) {
+		if e.Node == trace.NoNode {
+			return
+		}
+		c := colOf(e.T)
+		add(c, e.Node, e.Local-e.T)
+		switch e.Type {
+		case trace.Clock:
+			add(c, e.Node, e.ClockAfter()-e.T)
+			if n := len(ch.Marks); n == 0 || ch.Marks[n-1] != c {
+				ch.Marks = append(ch.Marks, c)
+			}
+		case trace.Crash:
+			last[e.Node].live = false // a crashed clock is no live process's
+		}
+	})
+	for _, h := range last {
+		if h.live {
+			env.cover(h.col, cols-1, h.err)
+		}
+	}
+	for l := range cur {
+		if cur[l].used {
+			ch.Lines[l] = cur[l].points(curCol[l], ch.Lines[l])
+		}
+	}
+	ch.Lo, ch.Hi, ch.Has = env.columns()
+	return ch
+}
+
+// envelope is the lowest and highest value covering each column, for
+// values that each cover a range of columns: a segment tree whose nodes
+// keep the extremes of the ranges they cover whole, so that a range costs
+// O(log cols) and the columns one pass at the end.
+type envelope struct {
+	n      int
+	lo, hi []int64
+	set    []bool
+}
+
+func newEnvelope(n int) *envelope {
+	return &envelope{n: n, lo: make([]int64, 2*n), hi: make([]int64, 2*n), set: make([]bool, 2*n)}
+}
+
+// cover counts v in columns a..b inclusive.
+func (e *envelope) cover(a, b int, v int64) {
+	for a, b = a+e.n, b+e.n+1; a < b; a, b = a>>1, b>>1 {
+		if a&1 == 1 {
+			e.put(a, v)
+			a++
+		}
+		if b&1 == 1 {
+			b--
+			e.put(b, v)
+		}
+	}
+}
+
+func (e *envelope) put(k int, v int64) {
+	if !e.set[k] {
+		e.lo[k], e.hi[k], e.set[k] = v, v, true
+		return
+	}
+	e.lo[k], e.hi[k] = min(e.lo[k], v), max(e.hi[k], v)
+}
+
+// columns are each column's extremes, from its leaf and every node above.
+func (e *envelope) columns() (lo, hi []int64, has []bool) {
+	lo, hi, has = make([]int64, e.n), make([]int64, e.n), make([]bool, e.n)
+	for c := range e.n {
+		for k := c + e.n; k >= 1; k >>= 1 {
+			if !e.set[k] {
+				continue
+			}
+			if !has[c] {
+				lo[c], hi[c], has[c] = e.lo[k], e.hi[k], true
+			} else {
+				lo[c], hi[c] = min(lo[c], e.lo[k]), max(hi[c], e.hi[k])
+			}
+		}
+	}
+	return lo, hi, has
+}
+
+// Worst is the largest |error| of any process per column, where Has: the
+// run's accuracy over time, the line a comparison of runs draws.
+func (ch *Chart) Worst() []int64 {
+	out := make([]int64, ch.Cols)
+	for c := range out {
+		if ch.Has[c] {
+			out[c] = max(abs(ch.Lo[c]), abs(ch.Hi[c]))
+		}
+	}
+	return out
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

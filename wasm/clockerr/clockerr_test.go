@@ -1,0 +1,119 @@
+package clockerr
+
+import (
+	"slices"
+	"testing"
+
+	"dsim/core/trace"
+)
+
+func eachOf(evs []trace.Event) func(func(*trace.Event)) {
+	return func(fn func(*trace.Event)) {
+		for i := range evs {
+			fn(&evs[i])
+		}
+	}
+}
+
+// A process whose clock runs 10% fast, stepped back to true time at t=50:
+// its line rises to +5 and drops to 0 in the correction's column, which
+// is marked; the other process reads true time.
+func TestBuildFollowsEachProcess(t *testing.T) {
+	var evs []trace.Event
+	for tt := int64(0); tt <= 90; tt += 10 {
+		fast := tt + tt/10
+		if tt > 50 {
+			fast = tt + (tt-50)/10
+		}
+		evs = append(evs, trace.Event{T: tt, Node: 1, Type: trace.Timer, Local: fast}, trace.Event{T: tt, Node: 2, Type: trace.Timer, Local: tt})
+		if tt == 50 {
+			evs = append(evs, trace.Event{T: 50, Node: 1, Type: trace.Clock, Kind: "step", Local: 55, Delta: -5})
+		}
+	}
+	ch := Build(eachOf(evs), []int{1, 2}, 90, 10)
+	if !Clocked(eachOf(evs)) {
+		t.Fatal("a fast clock is not clocked")
+	}
+	if !slices.Equal(ch.Procs, []int{1, 2}) {
+		t.Fatalf("procs %v", ch.Procs)
+	}
+	want := []Point{{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {5, 0}, {6, 1}, {7, 2}, {8, 3}, {9, 4}}
+	if !slices.Equal(ch.Lines[0], want) {
+		t.Errorf("process 1's line %v, want %v", ch.Lines[0], want)
+	}
+	for _, p := range ch.Lines[1] {
+		if p.Err != 0 {
+			t.Errorf("process 2 reads true time, but its line has %v", p)
+		}
+	}
+	if !slices.Equal(ch.Marks, []int{5}) {
+		t.Errorf("marks %v, want the step's column 5", ch.Marks)
+	}
+	if ch.Lo[5] != 0 || ch.Hi[5] != 5 || !ch.Has[5] {
+		t.Errorf("column 5's band %d..%d", ch.Lo[5], ch.Hi[5])
+	}
+	if w := ch.Worst(); w[4] != 4 || w[9] != 4 {
+		t.Errorf("worst %v", w)
+	}
+}
+
+// Many events in one column keep the extremes in the order they came, so
+// a spike is drawn, and no more than four points.
+func TestBuildKeepsExtremesInOrder(t *testing.T) {
+	errs := []int64{3, 9, 1, -7, 2, 4}
+	var evs []trace.Event
+	for i, e := range errs {
+		evs = append(evs, trace.Event{T: int64(i), Node: 5, Type: trace.Timer, Local: int64(i) + e})
+	}
+	ch := Build(eachOf(evs), []int{5}, 1000, 10)
+	want := []Point{{0, 3}, {0, 9}, {0, -7}, {0, 4}}
+	if !slices.Equal(ch.Lines[0], want) {
+		t.Errorf("line %v, want %v", ch.Lines[0], want)
+	}
+}
+
+// Past MaxLines processes only the first are drawn one by one, but the
+// band holds every process; true clocks are not clocked.
+func TestBuildBandsManyProcesses(t *testing.T) {
+	var evs []trace.Event
+	var ids []int
+	for id := 1; id <= 3*MaxLines; id++ {
+		ids = append(ids, id)
+		evs = append(evs, trace.Event{T: 7, Node: id, Type: trace.Timer, Local: 7})
+	}
+	if Clocked(eachOf(evs)) {
+		t.Error("true clocks are clocked")
+	}
+	evs[len(evs)-1].Local = 7 - 40 // the last process, not drawn, is late
+	ch := Build(eachOf(evs), ids, 7, 1)
+	if len(ch.Procs) != MaxLines || ch.Lo[0] != -40 || ch.Hi[0] != 0 {
+		t.Errorf("%d lines, band %d..%d", len(ch.Procs), ch.Lo[0], ch.Hi[0])
+	}
+	if !Clocked(eachOf(evs)) {
+		t.Error("a late clock is not clocked")
+	}
+}
+
+// The band counts each live process's last error until its next event, in
+// the columns where it has none, and a crashed process's no more.
+func TestBandHoldsLastErrors(t *testing.T) {
+	evs := []trace.Event{
+		{T: 0, Node: 1, Type: trace.Timer, Local: 5},
+		{T: 0, Node: 2, Type: trace.Timer, Local: -3},
+		{T: 30, Node: 2, Type: trace.Crash, Local: 27},
+	}
+	for tt := int64(0); tt < 100; tt += 10 {
+		evs = append(evs, trace.Event{T: tt, Node: 3, Type: trace.Timer, Local: tt})
+	}
+	slices.SortStableFunc(evs, func(a, b trace.Event) int { return int(a.T - b.T) })
+	ch := Build(eachOf(evs), []int{1, 2, 3}, 99, 10)
+	for c := range ch.Cols {
+		lo := int64(-3)
+		if c > 3 {
+			lo = 0
+		}
+		if !ch.Has[c] || ch.Hi[c] != 5 || ch.Lo[c] != lo {
+			t.Errorf("column %d: band %d..%d (has %v), want %d..5", c, ch.Lo[c], ch.Hi[c], ch.Has[c], lo)
+		}
+	}
+}
