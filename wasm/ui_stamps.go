@@ -99,7 +99,7 @@ func (v *stampView) draw(r *replay.Replay, out *spacetime.Drawing) {
 						texts[k] = strings.ReplaceAll(string(trace.AppendJSON(nil, e.New)), "[", "(")
 						texts[k] = strings.ReplaceAll(texts[k], "]", ")")
 					}
-				case !replay.Stamped(e.Type):
+				case !trace.Stamped(e.Type):
 				case vector:
 					texts[k] = vectorText(vec[p.I])
 				default:

@@ -62,3 +62,49 @@ func (w *world) crossings(xs []trace.Crossing) *lua.LTable {
 	}
 	return t
 }
+
+// maxVectorEntries bounds the vector entries one w:timestamps table holds.
+const maxVectorEntries = 1_000_000
+
+// wTimestamps lists the Lamport and vector timestamps of the recorded
+// events a filter selects, computed from the trace (trace.Stamper).
+func wTimestamps(w *world, L *lua.LState) int {
+	const method = "w:timestamps"
+	match := w.filter(L, method)
+	ids := w.s.IDs()
+	pos := make(map[int]int, len(ids))
+	for k, id := range ids {
+		pos[int(id)] = k
+	}
+	// A vector per event of a large world would be a table of tables of
+	// millions of entries: past that, Lamport timestamps only.
+	vector := int64(len(ids))*int64(w.rec.Len()) <= maxVectorEntries
+	st := trace.NewStamper(len(ids), vector)
+	out := L.NewTable()
+	w.rec.Each(func(e *trace.Event) {
+		p, ok := pos[e.Node]
+		if !ok {
+			return
+		}
+		l, v, ok := st.Stamp(e, p)
+		if !ok || !match(e) {
+			return
+		}
+		w.r.budget.charge(goCallCost, "building the timestamps of "+method)
+		row := L.CreateTable(0, 5)
+		row.RawSetString("seq", lua.LNumber(e.Seq))
+		row.RawSetString("node", lua.LNumber(e.Node))
+		row.RawSetString("type", lua.LString(e.Type.String()))
+		row.RawSetString("lamport", lua.LNumber(l))
+		if v != nil {
+			vt := L.CreateTable(len(v), 0)
+			for _, x := range v {
+				vt.Append(lua.LNumber(x))
+			}
+			row.RawSetString("vector", vt)
+		}
+		out.Append(row)
+	})
+	L.Push(out)
+	return 1
+}

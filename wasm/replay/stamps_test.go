@@ -3,6 +3,7 @@ package replay
 import (
 	"testing"
 
+	"dsim/core/trace"
 	"dsim/wasm/internal/runs"
 )
 
@@ -34,11 +35,11 @@ func TestStampsAgreeWithCausal(t *testing.T) {
 		}
 		for x := 0; x < len(r.Events); x += 3 {
 			past, future := r.Causal(x)
-			if past == nil || !Stamped(r.Events[x].Type) {
+			if past == nil || !trace.Stamped(r.Events[x].Type) {
 				continue
 			}
 			for i := range r.Events {
-				if i == x || r.NodeOf(i) < 0 || !Stamped(r.Events[i].Type) {
+				if i == x || r.NodeOf(i) < 0 || !trace.Stamped(r.Events[i].Type) {
 					continue
 				}
 				switch {
