@@ -25,9 +25,9 @@
 //                         the whole world's overview grid (see
 //                         wasm/overview): events per band of processes
 //                         and column of time
-//   {op:"trace", ask, id, world, clocks:true, cols}
-//                         the whole world's chart of clock error over time
-//                         (see wasm/clockerr)
+//   {op:"trace", ask, id, world, chart:true, key, cols}
+//                         the whole world's chart over time of state key
+//                         key, or of clock error for key "" (see wasm/series)
 //   {op:"trace", ask, id, world, find:true, from, forward, node, type, kind, text}
 //                         the position of the next event from position from
 //                         on (forward) or the last before it that the log's
@@ -36,9 +36,9 @@
 //   {op:"trace", ask, at}   a search's answer, -1 for none
 //   {op:"trace", ask, counts, rows, bands, cols, max, end, fails}
 //                         an overview: counts an Int32Array by band*cols+col
-//   {op:"trace", ask, clocked:false} or {op:"trace", ask, clocked:true, end,
-//    cols, procs, lines, lo, hi, has, marks}   a clock chart: lines one
-//                         Float64Array of (column, error) pairs per process
+//   {op:"trace", ask, empty:true} or {op:"trace", ask, end, cols, steps,
+//    procs, lines, lo, hi, has, marks}   a chart: lines one Float64Array of
+//                         (column, value) pairs per process
 //   {op:"trace", ask, data|error[, from, to, start]}   data: UTF-8 bytes
 //                         (a Uint8Array, transferred, not copied); a
 //                         window's bounds, positions in the world, and the

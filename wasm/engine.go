@@ -13,7 +13,7 @@ import (
 	"dsim/core/script"
 	"dsim/core/trace"
 	"dsim/internal/wasmmem"
-	"dsim/wasm/clockerr"
+	"dsim/wasm/series"
 	"dsim/wasm/overview"
 	"dsim/wasm/replay"
 	tracewindow "dsim/wasm/window"
@@ -285,16 +285,16 @@ func serveEngine() {
 			}
 			return gridValue(overviewOf(w, bands.Int(), cols.Int()))
 		}
-		if m.Get("clocks").Truthy() {
-			cols := m.Get("cols")
-			if cols.Type() != js.TypeNumber {
-				return map[string]any{"error": "a clock chart wants a number cols"}
+		if m.Get("chart").Truthy() {
+			cols, key := m.Get("cols"), m.Get("key")
+			if cols.Type() != js.TypeNumber || key.Type() != js.TypeString {
+				return map[string]any{"error": "a chart wants a number cols and a string key"}
 			}
 			w, err := worldAt(kept.worlds, world.Int())
 			if err != nil {
 				return map[string]any{"error": err.Error()}
 			}
-			return chartValue(w, cols.Int())
+			return chartValue(w, key.String(), cols.Int())
 		}
 		if m.Get("window").Truthy() {
 			a, ok := windowAskOf(m)
@@ -337,19 +337,25 @@ func overviewOf(w *trace.World, bands, cols int) *overview.Grid {
 	return overview.BuildEach(w.Each, rowOf, len(w.Header.IDs), overview.Linear{T1: w.End()}, bands, cols)
 }
 
-// chartValue is the answer of the worker protocol carrying the clock-error
-// chart of world w in cols columns (package clockerr), or {clocked: false}
-// when every clock of w read true time; chartOf reads it back.
-func chartValue(w *trace.World, cols int) map[string]any {
-	if !clockerr.Clocked(w.Each) {
-		return map[string]any{"clocked": false}
+// chartValue is the answer of the worker protocol carrying the chart of
+// world w in cols columns (package series): of state key key, or of its
+// clocks' errors for key "", or {empty: true} when no event has a value
+// (every clock read true time); chartOf reads it back.
+func chartValue(w *trace.World, key string, cols int) map[string]any {
+	values, steps, has := series.ClockError, false, series.Clocked(w.Each)
+	if key != "" {
+		values, steps = series.StateKey(key), true
+		has = series.Has(w.Each, values)
 	}
-	ch := clockerr.Build(w.Each, w.Header.IDs, w.End(), cols)
+	if !has {
+		return map[string]any{"empty": true}
+	}
+	ch := series.Build(w.Each, w.Header.IDs, w.End(), cols, values, steps)
 	lines := make([]any, len(ch.Lines))
 	for i, l := range ch.Lines {
 		flat := make([]float64, 0, 2*len(l))
 		for _, p := range l {
-			flat = append(flat, float64(p.Col), float64(p.Err))
+			flat = append(flat, float64(p.Col), float64(p.Val))
 		}
 		lines[i] = float64Array(flat)
 	}
@@ -361,12 +367,12 @@ func chartValue(w *trace.World, cols int) map[string]any {
 		marks[i] = c
 	}
 	lo, hi := make([]float64, ch.Cols), make([]float64, ch.Cols)
-	has := make([]any, ch.Cols)
-	for c := range has {
-		lo[c], hi[c], has[c] = float64(ch.Lo[c]), float64(ch.Hi[c]), ch.Has[c]
+	filled := make([]any, ch.Cols)
+	for c := range filled {
+		lo[c], hi[c], filled[c] = float64(ch.Lo[c]), float64(ch.Hi[c]), ch.Has[c]
 	}
-	return map[string]any{"clocked": true, "end": float64(ch.End), "cols": ch.Cols, "procs": procs, "lines": lines,
-		"lo": float64Array(lo), "hi": float64Array(hi), "has": has, "marks": marks}
+	return map[string]any{"end": float64(ch.End), "cols": ch.Cols, "steps": ch.Steps, "procs": procs, "lines": lines,
+		"lo": float64Array(lo), "hi": float64Array(hi), "has": filled, "marks": marks}
 }
 
 func float64Array(xs []float64) js.Value {

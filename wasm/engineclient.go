@@ -8,7 +8,7 @@ import (
 	"syscall/js"
 
 	"dsim/core/script"
-	"dsim/wasm/clockerr"
+	"dsim/wasm/series"
 	"dsim/wasm/overview"
 	"dsim/wasm/replay"
 )
@@ -131,12 +131,13 @@ func (e *Engine) Overview(world, bands, cols int, fn func(*overview.Grid, error)
 	})
 }
 
-// Clocks asks the worker for the clock-error chart of a whole world in cols
-// columns (see package dsim/wasm/clockerr); fn gets nil when every clock of
-// the world read true time.
-func (e *Engine) Clocks(world, cols int, fn func(*clockerr.Chart, error)) {
-	e.ask(map[string]any{"world": world, "clocks": true, "cols": cols}, func(m js.Value, err error) {
-		if err != nil || !m.Get("clocked").Truthy() {
+// Chart asks the worker for the chart of a whole world in cols columns (see
+// package dsim/wasm/series): of state key key, or of its clocks' errors for
+// key ""; fn gets nil when no event has a value (every clock read true
+// time).
+func (e *Engine) Chart(world int, key string, cols int, fn func(*series.Chart, error)) {
+	e.ask(map[string]any{"world": world, "chart": true, "key": key, "cols": cols}, func(m js.Value, err error) {
+		if err != nil || m.Get("empty").Truthy() {
 			fn(nil, err)
 			return
 		}
@@ -349,15 +350,15 @@ func gridOf(m js.Value) (*overview.Grid, error) {
 	return g, nil
 }
 
-// chartOf reads the chart of a clock-error answer (see chartValue).
-func chartOf(m js.Value) (*clockerr.Chart, error) {
+// chartOf reads the chart of a chart answer (see chartValue).
+func chartOf(m js.Value) (*series.Chart, error) {
 	bad := errors.New("the engine sent a malformed clock chart")
 	end, cols, procs, lines, marks, has := m.Get("end"), m.Get("cols"), m.Get("procs"), m.Get("lines"), m.Get("marks"), m.Get("has")
 	if end.Type() != js.TypeNumber || cols.Type() != js.TypeNumber || procs.Type() != js.TypeObject || lines.Type() != js.TypeObject ||
 		lines.Length() != procs.Length() || marks.Type() != js.TypeObject || has.Type() != js.TypeObject || has.Length() != cols.Int() {
 		return nil, bad
 	}
-	ch := &clockerr.Chart{End: int64(end.Float()), Cols: cols.Int()}
+	ch := &series.Chart{End: int64(end.Float()), Cols: cols.Int(), Steps: m.Get("steps").Truthy()}
 	ch.Lo, ch.Hi = int64s(m.Get("lo")), int64s(m.Get("hi"))
 	if len(ch.Lo) != ch.Cols || len(ch.Hi) != ch.Cols {
 		return nil, bad
@@ -369,9 +370,9 @@ func chartOf(m js.Value) (*clockerr.Chart, error) {
 	for i := 0; i < procs.Length(); i++ {
 		ch.Procs = append(ch.Procs, procs.Index(i).Int())
 		flat := int64s(lines.Index(i))
-		line := make([]clockerr.Point, len(flat)/2)
+		line := make([]series.Point, len(flat)/2)
 		for k := range line {
-			line[k] = clockerr.Point{Col: int(flat[2*k]), Err: flat[2*k+1]}
+			line[k] = series.Point{Col: int(flat[2*k]), Val: flat[2*k+1]}
 		}
 		ch.Lines = append(ch.Lines, line)
 	}

@@ -115,7 +115,7 @@ type app struct {
 	topo    *topoView
 	diagram *diagramView
 	log     *logView
-	clocks  *clockView
+	chart   *chartView
 	states  stateTable
 	// stateAll shows every process in the state table, not the first
 	// maxStateRows.
@@ -156,7 +156,7 @@ func startUI() {
 	a.el.diagramBox = byID("diagram")
 	a.diagram = newDiagramView(a, a.el.diagramBox)
 	a.log = newLogView(a, byID("log"), byID("log-scroll"), byID("log-filters"))
-	a.clocks = newClockView(a)
+	a.chart = newChartView(a)
 	a.eng = NewEngine(EngineHandlers{Ready: a.onEngineReady, Progress: a.onProgress, Result: a.onResult})
 	a.loadExamples()
 	a.startEditor()
@@ -697,7 +697,7 @@ func (a *app) onResult(res RunResult) {
 	a.loaded = make([]bool, len(res.Worlds))
 	a.windows = make([]span, len(res.Worlds))
 	a.overviews = make([]*overview.Grid, len(res.Worlds))
-	a.clocks.reset(len(res.Worlds))
+	a.chart.reset(len(res.Worlds))
 	a.want = make([]pageWindow, len(res.Worlds))
 	for i := range a.want {
 		a.want[i].how = "after"
@@ -929,7 +929,7 @@ func (a *app) showWorld(i int, then func(err error)) {
 		{"draw the diagram", func() bool {
 			a.diagram.draw() // if no frame came since: the run is shown when it is done
 			a.prepareSearch(a.r)
-			a.clocks.showWorld(i)
+			a.chart.showWorld(i)
 			then(nil) // last: it may show another window at once
 			return false
 		}},
@@ -1129,7 +1129,7 @@ func (a *app) refresh() {
 	}
 	a.el.summary.SetTextContent(sum)
 	a.topo.update(v)
-	a.clocks.moveCursor(a.viewT)
+	a.chart.moveCursor(a.viewT)
 	a.renderState(v)
 	a.diagram.dirty()
 	a.log.cursorMoved()

@@ -46,6 +46,10 @@ type CommandSpec struct {
 type StateKey struct {
 	Key string
 	Doc string
+	// Chart: the playground charts the key's integer values over time
+	// under the space-time diagram, one line per process (a replica's
+	// balance), where the clocks do not drift.
+	Chart bool
 }
 
 // Spec is an algorithm's registry entry.

@@ -2,16 +2,19 @@
 
 package main
 
-// The chart of clock error over time, under the space-time diagram: each
-// process's clock minus true time, a line per process, the band of all of
-// them behind (its height is the skew), and a tick under the plot for each
-// correction, the synchronization rounds. A run whose clocks all read
-// true time has no chart. The engine, which holds the whole trace, draws
-// up the chart (package clockerr), so a world the page reads in windows
-// gets the whole run's.
+// The chart under the space-time diagram, of a number per process over
+// time. Where clocks drift, it is the chart of clock error: each process's
+// clock minus true time, a line per process, the band of all of them
+// behind past a dozen lines (its height is the skew), and a tick under the
+// plot for each correction, the synchronization rounds. Elsewhere it is the
+// chart of the state key the algorithm marks for it (algo.StateKey.Chart),
+// such as each replica's balance, in steps: two replicas diverging or
+// agreeing. A world with neither has no chart. The engine, which holds the
+// whole trace, draws up the chart (package series), so a world the page
+// reads in windows gets the whole run's.
 //
 // With two or more worlds whose clocks drift, "Compare worlds" draws each
-// world's largest error of any process over time, one line per world:
+// world's largest clock error of any process over time, one line per world:
 // Cristian, Berkeley and NTP on the same drifting clocks, in one picture.
 
 import (
@@ -21,7 +24,8 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
-	"dsim/wasm/clockerr"
+	"dsim/core/algo"
+	"dsim/wasm/series"
 )
 
 const (
@@ -33,21 +37,23 @@ const (
 	maxCompared = 8
 )
 
-type clockView struct {
+type chartView struct {
 	a                             *app
 	box, compare, legend, caption dom.Element
+	title                         dom.Element
 	top, bottom, end              dom.Element // the axes' labels
 	svg, cursor                   js.Value
-	charts                        []*clockerr.Chart // by world; nil: none or not known yet
-	known                         []bool            // the engine answered for the world
-	run                           int               // the result the charts are of
+	charts                        []*series.Chart // by world; nil: none or not known yet
+	keys                          []string        // by world: the chart's state key, "" for clock error
+	known                         []bool          // the engine answered for the world
+	run                           int             // the result the charts are of
 	comparing                     bool
 	t1                            float64 // the last time the plot spans
 }
 
-func newClockView(a *app) *clockView {
-	c := &clockView{a: a, box: byID("clocks"), compare: byID("clock-compare"), legend: byID("clock-legend"),
-		caption: byID("clock-caption"), top: byID("clock-top"), bottom: byID("clock-bottom"), end: byID("clock-end")}
+func newChartView(a *app) *chartView {
+	c := &chartView{a: a, box: byID("clocks"), compare: byID("clock-compare"), legend: byID("clock-legend"),
+		caption: byID("clock-caption"), title: byID("clock-title"), top: byID("clock-top"), bottom: byID("clock-bottom"), end: byID("clock-end")}
 	c.svg = byID("clock-svg").Underlying()
 	onClick(c.compare, func() {
 		c.comparing = !c.comparing
@@ -57,15 +63,15 @@ func newClockView(a *app) *clockView {
 }
 
 // reset forgets the charts of the previous run.
-func (c *clockView) reset(worlds int) {
-	c.charts, c.known = make([]*clockerr.Chart, worlds), make([]bool, worlds)
+func (c *chartView) reset(worlds int) {
+	c.charts, c.keys, c.known = make([]*series.Chart, worlds), make([]string, worlds), make([]bool, worlds)
 	c.run = c.a.result.ID
 	show(c.box, false)
 }
 
 // showWorld shows the chart of world i, once the engine has drawn it up,
 // and asks for the other worlds' to offer a comparison.
-func (c *clockView) showWorld(i int) {
+func (c *chartView) showWorld(i int) {
 	if i >= len(c.charts) {
 		show(c.box, false)
 		return
@@ -75,7 +81,7 @@ func (c *clockView) showWorld(i int) {
 			return
 		}
 		c.render()
-		if c.charts[i] == nil {
+		if c.charts[i] == nil || c.keys[i] != "" {
 			return
 		}
 		for k := range min(len(c.charts), maxCompared) {
@@ -84,36 +90,60 @@ func (c *clockView) showWorld(i int) {
 	})
 }
 
-func (c *clockView) fetch(i int, then func()) {
+// fetch asks the engine for world i's chart of clock error, and, when its
+// clocks read true time, for the chart of its algorithm's chart key.
+func (c *chartView) fetch(i int, then func()) {
 	if c.known[i] {
 		then()
 		return
 	}
 	run := c.run
-	c.a.eng.Clocks(i, chartCols, func(ch *clockerr.Chart, err error) {
-		if c.run != run || c.known[i] {
-			return
+	var ask func(key string)
+	ask = func(key string) {
+		c.a.eng.Chart(i, key, chartCols, func(ch *series.Chart, err error) {
+			if c.run != run || c.known[i] {
+				return
+			}
+			if err != nil {
+				c.a.showError("The chart could not be drawn: " + err.Error())
+			}
+			if next := chartKey(c.a.worlds[i].Header.Algorithm); ch == nil && err == nil && key == "" && next != "" {
+				ask(next)
+				return
+			}
+			c.known[i], c.charts[i], c.keys[i] = true, ch, key
+			then()
+		})
+	}
+	ask("")
+}
+
+// chartKey is the state key algorithm alg marks for the chart, or "".
+func chartKey(alg string) string {
+	spec, err := algo.Lookup(alg)
+	if err != nil {
+		return ""
+	}
+	for _, k := range spec.State {
+		if k.Chart {
+			return k.Key
 		}
-		c.known[i], c.charts[i] = true, ch
-		if err != nil {
-			c.a.showError("The clock chart could not be drawn: " + err.Error())
-		}
-		then()
-	})
+	}
+	return ""
 }
 
 // compared are the worlds a comparison draws: those whose clocks drift.
-func (c *clockView) compared() []int {
+func (c *chartView) compared() []int {
 	var out []int
 	for k, ch := range c.charts {
-		if ch != nil {
+		if ch != nil && c.keys[k] == "" {
 			out = append(out, k)
 		}
 	}
 	return out
 }
 
-func (c *clockView) render() {
+func (c *chartView) render() {
 	i := c.a.world
 	if i >= len(c.charts) || c.charts[i] == nil {
 		show(c.box, false)
@@ -121,16 +151,22 @@ func (c *clockView) render() {
 	}
 	show(c.box, true)
 	worlds := c.compared()
-	show(c.compare, len(worlds) > 1)
-	c.comparing = c.comparing && len(worlds) > 1
+	show(c.compare, len(worlds) > 1 && c.keys[i] == "")
+	c.comparing = c.comparing && len(worlds) > 1 && c.keys[i] == ""
 	c.compare.SetAttribute("aria-pressed", fmt.Sprint(c.comparing))
 	c.svg.Set("innerHTML", "")
 	empty(c.legend)
-	ch := c.charts[i]
-	if c.comparing {
+	ch, key := c.charts[i], c.keys[i]
+	switch {
+	case key != "":
+		c.title.SetTextContent(key)
+		c.renderWorld(ch, key)
+	case c.comparing:
+		c.title.SetTextContent("Clock error")
 		c.renderComparison(worlds)
-	} else {
-		c.renderWorld(ch)
+	default:
+		c.title.SetTextContent("Clock error")
+		c.renderWorld(ch, key)
 	}
 	c.cursor = rawSVG("line", "class", "cursor", "y1", "0", "y2", ftoa(chartH+markH))
 	c.svg.Call("append", c.cursor)
@@ -148,24 +184,29 @@ func (p plot) y(err float64) string {
 	return ftoa(chartH - (err-p.lo)/(p.hi-p.lo)*chartH)
 }
 
-// span is the errors' range with 0 in it, a little wider so that no line
-// runs along an edge.
-func spanOf(lo, hi int64) plot {
-	l, h := float64(min(lo, 0)), float64(max(hi, 0))
+// spanOf is the values' range, with 0 in it for errors, a little wider so
+// that no line runs along an edge.
+func spanOf(lo, hi int64, zero bool) plot {
+	if zero {
+		lo, hi = min(lo, 0), max(hi, 0)
+	}
+	l, h := float64(lo), float64(hi)
 	pad := max((h-l)*0.08, 1)
 	return plot{lo: l - pad, hi: h + pad}
 }
 
-func (c *clockView) renderWorld(ch *clockerr.Chart) {
+// renderWorld draws a line per process of chart ch, of state key key or
+// of clock error for "".
+func (c *chartView) renderWorld(ch *series.Chart, key string) {
 	var lo, hi int64
 	for k := range ch.Cols {
 		if ch.Has[k] {
 			lo, hi = min(lo, ch.Lo[k]), max(hi, ch.Hi[k])
 		}
 	}
-	p := spanOf(lo, hi)
+	p := spanOf(lo, hi, key == "")
 	p.cols = ch.Cols
-	c.axes(p, ch.End)
+	c.axes(p, ch.End, key == "")
 	// the band of every process's error, whose height is the skew, where
 	// not every process has its line
 	n := len(c.a.worlds[c.a.world].Header.IDs)
@@ -175,20 +216,25 @@ func (c *clockView) renderWorld(ch *clockerr.Chart) {
 	for l, line := range ch.Lines {
 		pts := make([]string, len(line))
 		for k, pt := range line {
-			pts[k] = p.x(pt.Col) + "," + p.y(float64(pt.Err))
+			pts[k] = p.x(pt.Col) + "," + p.y(float64(pt.Val))
 		}
 		c.line(l, pts, fmt.Sprintf("P%d", ch.Procs[l]))
 	}
 	for _, m := range ch.Marks {
 		c.svg.Call("append", rawSVG("line", "class", "mark", "x1", p.x(m), "x2", p.x(m), "y1", ftoa(chartH), "y2", ftoa(chartH+markH)))
 	}
-	c.caption.SetTextContent("Each process's clock minus true time, in ticks; the ticks under the plot are clock corrections.")
+	what := "clock minus true time, in ticks; the ticks under the plot are clock corrections"
+	if key != "" {
+		what = key + " over time"
+	}
 	if n > len(ch.Procs) {
-		c.caption.SetTextContent(fmt.Sprintf("The clocks of the first %d of %d processes minus true time, in ticks; the grey band holds all of them; the ticks under the plot are clock corrections.", len(ch.Procs), n))
+		c.caption.SetTextContent(fmt.Sprintf("The first %d of %d processes: each one's %s; the grey band holds all of them.", len(ch.Procs), n, what))
+	} else {
+		c.caption.SetTextContent("Each process's " + what + ".")
 	}
 }
 
-func (c *clockView) band(p plot, ch *clockerr.Chart) {
+func (c *chartView) band(p plot, ch *series.Chart) {
 	var pts []string // along the top, then back along the bottom
 	for k := range ch.Cols {
 		if ch.Has[k] {
@@ -206,7 +252,7 @@ func (c *clockView) band(p plot, ch *clockerr.Chart) {
 	c.svg.Call("append", band)
 }
 
-func (c *clockView) renderComparison(worlds []int) {
+func (c *chartView) renderComparison(worlds []int) {
 	var hi int64
 	worst := make([][]int64, len(worlds))
 	var end int64
@@ -218,9 +264,9 @@ func (c *clockView) renderComparison(worlds []int) {
 			hi = max(hi, e)
 		}
 	}
-	p := spanOf(0, hi)
+	p := spanOf(0, hi, true)
 	p.cols = chartCols
-	c.axes(p, end)
+	c.axes(p, end, true)
 	for k, w := range worlds {
 		ch := c.charts[w]
 		var pts []string
@@ -237,18 +283,22 @@ func (c *clockView) renderComparison(worlds []int) {
 	c.caption.SetTextContent("Each world's largest clock error of any process (|clock − true time|, in ticks) over time.")
 }
 
-// axes labels the plot and draws its zero line.
-func (c *clockView) axes(p plot, end int64) {
-	c.svg.Call("append", rawSVG("line", "class", "zero", "x1", "0", "x2", ftoa(chartW), "y1", p.y(0), "y2", p.y(0)))
-	c.top.SetTextContent(fmt.Sprintf("%+.0f", p.hi))
-	c.bottom.SetTextContent(fmt.Sprintf("%+.0f", p.lo))
+// axes labels the plot, and draws its zero line for errors.
+func (c *chartView) axes(p plot, end int64, errors bool) {
+	format := "%.0f"
+	if errors {
+		c.svg.Call("append", rawSVG("line", "class", "zero", "x1", "0", "x2", ftoa(chartW), "y1", p.y(0), "y2", p.y(0)))
+		format = "%+.0f"
+	}
+	c.top.SetTextContent(fmt.Sprintf(format, p.hi))
+	c.bottom.SetTextContent(fmt.Sprintf(format, p.lo))
 	c.end.SetTextContent("t=" + fmtInt(int(end)))
 	c.t1 = float64(end)
 }
 
 // line draws line l, and its entry in the legend.
-func (c *clockView) line(l int, pts []string, name string) {
-	class := fmt.Sprintf("line c%d", l%clockerr.MaxLines)
+func (c *chartView) line(l int, pts []string, name string) {
+	class := fmt.Sprintf("line c%d", l%series.MaxLines)
 	pl := rawSVG("polyline", "class", class, "points", strings.Join(pts, " "))
 	pl.Call("setAttribute", "data-name", name)
 	c.svg.Call("append", pl)
@@ -257,7 +307,7 @@ func (c *clockView) line(l int, pts []string, name string) {
 }
 
 // moveCursor puts the cursor at true time t.
-func (c *clockView) moveCursor(t float64) {
+func (c *chartView) moveCursor(t float64) {
 	if c.cursor.IsUndefined() || c.box.Underlying().Get("hidden").Truthy() {
 		return
 	}

@@ -1,4 +1,4 @@
-package clockerr
+package series
 
 import (
 	"slices"
@@ -30,7 +30,7 @@ func TestBuildFollowsEachProcess(t *testing.T) {
 			evs = append(evs, trace.Event{T: 50, Node: 1, Type: trace.Clock, Kind: "step", Local: 55, Delta: -5})
 		}
 	}
-	ch := Build(eachOf(evs), []int{1, 2}, 90, 10)
+	ch := Build(eachOf(evs), []int{1, 2}, 90, 10, ClockError, false)
 	if !Clocked(eachOf(evs)) {
 		t.Fatal("a fast clock is not clocked")
 	}
@@ -42,7 +42,7 @@ func TestBuildFollowsEachProcess(t *testing.T) {
 		t.Errorf("process 1's line %v, want %v", ch.Lines[0], want)
 	}
 	for _, p := range ch.Lines[1] {
-		if p.Err != 0 {
+		if p.Val != 0 {
 			t.Errorf("process 2 reads true time, but its line has %v", p)
 		}
 	}
@@ -65,7 +65,7 @@ func TestBuildKeepsExtremesInOrder(t *testing.T) {
 	for i, e := range errs {
 		evs = append(evs, trace.Event{T: int64(i), Node: 5, Type: trace.Timer, Local: int64(i) + e})
 	}
-	ch := Build(eachOf(evs), []int{5}, 1000, 10)
+	ch := Build(eachOf(evs), []int{5}, 1000, 10, ClockError, false)
 	want := []Point{{0, 3}, {0, 9}, {0, -7}, {0, 4}}
 	if !slices.Equal(ch.Lines[0], want) {
 		t.Errorf("line %v, want %v", ch.Lines[0], want)
@@ -85,7 +85,7 @@ func TestBuildBandsManyProcesses(t *testing.T) {
 		t.Error("true clocks are clocked")
 	}
 	evs[len(evs)-1].Local = 7 - 40 // the last process, not drawn, is late
-	ch := Build(eachOf(evs), ids, 7, 1)
+	ch := Build(eachOf(evs), ids, 7, 1, ClockError, false)
 	if len(ch.Procs) != MaxLines || ch.Lo[0] != -40 || ch.Hi[0] != 0 {
 		t.Errorf("%d lines, band %d..%d", len(ch.Procs), ch.Lo[0], ch.Hi[0])
 	}
@@ -106,7 +106,7 @@ func TestBandHoldsLastErrors(t *testing.T) {
 		evs = append(evs, trace.Event{T: tt, Node: 3, Type: trace.Timer, Local: tt})
 	}
 	slices.SortStableFunc(evs, func(a, b trace.Event) int { return int(a.T - b.T) })
-	ch := Build(eachOf(evs), []int{1, 2, 3}, 99, 10)
+	ch := Build(eachOf(evs), []int{1, 2, 3}, 99, 10, ClockError, false)
 	for c := range ch.Cols {
 		lo := int64(-3)
 		if c > 3 {
@@ -115,5 +115,30 @@ func TestBandHoldsLastErrors(t *testing.T) {
 		if !ch.Has[c] || ch.Hi[c] != 5 || ch.Lo[c] != lo {
 			t.Errorf("column %d: band %d..%d (has %v), want %d..5", c, ch.Lo[c], ch.Hi[c], ch.Has[c], lo)
 		}
+	}
+}
+
+// A state key's values hold until the next: two replicas' balances drawn
+// in steps, 1000 to 1100 to 1111 and 1000 to 1010 to 1110, the band their
+// divergence; other keys and non-integers are no values.
+func TestStateKeySteps(t *testing.T) {
+	bal := func(tt int64, node int, v any) trace.Event {
+		return trace.Event{T: tt, Node: node, Type: trace.State, Key: "balance", New: v}
+	}
+	evs := []trace.Event{bal(0, 1, 1000), bal(0, 2, 1000), bal(20, 1, 1100), bal(30, 2, 1010),
+		{T: 40, Node: 1, Type: trace.State, Key: "held", New: 3}, bal(50, 1, 1111), bal(60, 2, 1110), bal(70, 2, "n/a")}
+	each := eachOf(evs)
+	if !Has(each, StateKey("balance")) || Has(each, StateKey("post")) {
+		t.Fatal("Has does not find the balance alone")
+	}
+	ch := Build(each, []int{1, 2}, 99, 10, StateKey("balance"), true)
+	want := [][]Point{{{0, 1000}, {2, 1000}, {2, 1100}, {5, 1100}, {5, 1111}}, {{0, 1000}, {3, 1000}, {3, 1010}, {6, 1010}, {6, 1110}}}
+	for l := range want {
+		if !slices.Equal(ch.Lines[l], want[l]) {
+			t.Errorf("replica %d: %v, want %v", ch.Procs[l], ch.Lines[l], want[l])
+		}
+	}
+	if ch.Lo[9] != 1110 || ch.Hi[9] != 1111 || ch.Lo[1] != 1000 || ch.Hi[1] != 1000 {
+		t.Errorf("band at the end %d..%d, at 1 %d..%d", ch.Lo[9], ch.Hi[9], ch.Lo[1], ch.Hi[1])
 	}
 }

@@ -1,20 +1,25 @@
-// Package clockerr is the chart of clock error over time: each process's
-// clock reading minus true time, (C_i(t) − t), from the events of a run.
-// Every event at a process records both its true time and the process's
-// reading, and a correction (a clock event) records the reading before and
-// after it, so the chart needs nothing but the trace: between two events of
-// a process its error changes at its drift's constant rate (or a slew's),
-// which a straight line between them draws.
+// Package series charts a number per process over time, from the events
+// of a run, in columns of true time: the page's chart under the space-time
+// diagram. Two numbers are charted:
+//
+//   - clock error, each process's clock reading minus true time (C_i(t) − t):
+//     every event at a process records both its true time and the
+//     process's reading, and a correction (a clock event) the reading
+//     before and after it, so between two events of a process its error
+//     changes at its drift's constant rate (or a slew's), which a straight
+//     line between them draws; the corrections mark their columns, the
+//     synchronization rounds;
+//   - a numeric state key (a replica's balance), which holds its value
+//     until it changes: drawn in steps.
 //
 // A run may hold millions of events: the chart keeps, per column of time,
-// the first and last error of each process drawn and its extremes, and for
-// all processes together the lowest and highest error (the band of every
-// clock's error, whose height is the skew). The corrections mark the
-// columns they fall in: the synchronization rounds.
+// the first and last value of each process drawn and its extremes, and for
+// all processes together the lowest and highest value (the band of every
+// clock's error, whose height is the skew).
 //
 // It is plain Go over trace events, tested natively, run by the page's
 // engine, which holds the trace.
-package clockerr
+package series
 
 import "dsim/core/trace"
 
@@ -22,10 +27,13 @@ import "dsim/core/trace"
 // shows the band of all of them.
 const MaxLines = 12
 
-// Chart is a run's clock errors in Cols columns of true time 0..End.
+// Chart is a run's values in Cols columns of true time 0..End.
 type Chart struct {
 	End  int64
 	Cols int
+	// Steps: a value holds until the next (a state key), rather than
+	// changing evenly between two events (a clock's error).
+	Steps bool
 	// Procs are the processes drawn one line each (all of them up to
 	// MaxLines, the first MaxLines in ring order past it), and Lines their
 	// lines, as points (column, error) in the order of the events.
@@ -39,15 +47,55 @@ type Chart struct {
 	Marks []int
 }
 
-// Point is a process's error at one of its events, in its column.
+// Point is a process's value at one of its events, in its column.
 type Point struct {
 	Col int
-	Err int64
+	Val int64
+}
+
+// Values reads the values event e gives its process's series, appending
+// them to out: none, one, or two (a clock correction: before and after);
+// mark is whether the chart marks e's column.
+type Values func(e *trace.Event, out []int64) (vals []int64, mark bool)
+
+// ClockError is each event's clock error, and a correction's after it.
+func ClockError(e *trace.Event, out []int64) ([]int64, bool) {
+	out = append(out, e.Local-e.T)
+	if e.Type != trace.Clock {
+		return out, false
+	}
+	return append(out, e.ClockAfter()-e.T), true
+}
+
+// StateKey is the integer values state key takes.
+func StateKey(key string) Values {
+	return func(e *trace.Event, out []int64) ([]int64, bool) {
+		if e.Type == trace.State && e.Key == key {
+			if v, ok := integer(e.New); ok {
+				out = append(out, v)
+			}
+		}
+		return out, false
+	}
+}
+
+func integer(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int:
+		return int64(x), true
+	case int64:
+		return x, true
+	case float64:
+		if x == float64(int64(x)) {
+			return int64(x), true
+		}
+	}
+	return 0, false
 }
 
 // Clocked reports whether any clock of the run ever read other than true
 // time: a scenario set one, or a process corrected it. A run of true
-// clocks has no chart to show.
+// clocks has no clock chart to show.
 func Clocked(each func(func(*trace.Event))) bool {
 	clocked := false
 	each(func(e *trace.Event) {
@@ -58,8 +106,21 @@ func Clocked(each func(func(*trace.Event))) bool {
 	return clocked
 }
 
-// column is what one process's error did in one column: the first and
-// last errors and the extremes, with the order the extremes came in, so
+// Has reports whether any event gives a series a value.
+func Has(each func(func(*trace.Event)), v Values) bool {
+	has := false
+	var buf [2]int64
+	each(func(e *trace.Event) {
+		if !has && e.Node != trace.NoNode {
+			vals, _ := v(e, buf[:0])
+			has = len(vals) > 0
+		}
+	})
+	return has
+}
+
+// column is what one process's value did in one column: the first and
+// last values and the extremes, with the order the extremes came in, so
 // that the line drawn through them keeps the shape of the events'.
 type column struct {
 	first, last, lo, hi int64
@@ -67,17 +128,17 @@ type column struct {
 	used                bool
 }
 
-func (c *column) add(err int64) {
+func (c *column) add(v int64) {
 	if !c.used {
-		*c = column{first: err, last: err, lo: err, hi: err, used: true}
+		*c = column{first: v, last: v, lo: v, hi: v, used: true}
 		return
 	}
-	c.last = err
-	if err < c.lo {
-		c.lo, c.loFirst = err, false
+	c.last = v
+	if v < c.lo {
+		c.lo, c.loFirst = v, false
 	}
-	if err > c.hi {
-		c.hi, c.loFirst = err, true
+	if v > c.hi {
+		c.hi, c.loFirst = v, true
 	}
 }
 
@@ -95,11 +156,12 @@ func (c *column) points(col int, out []Point) []Point {
 	return out
 }
 
-// Build charts the events each walks, in order, of the processes ids (in
-// ring order), over cols columns of true time 0..end.
-func Build(each func(func(*trace.Event)), ids []int, end int64, cols int) *Chart {
+// Build charts the values v gives the events each walks, in order, of the
+// processes ids (in ring order), over cols columns of true time 0..end; a
+// value holds until the next where steps.
+func Build(each func(func(*trace.Event)), ids []int, end int64, cols int, v Values, steps bool) *Chart {
 	cols = min(max(cols, 1), 10_000)
-	ch := &Chart{End: max(end, 0), Cols: cols}
+	ch := &Chart{End: max(end, 0), Cols: cols, Steps: steps}
 	line := make(map[int]int, min(len(ids), MaxLines))
 	for _, id := range ids {
 		if len(ch.Procs) == MaxLines {
@@ -116,55 +178,60 @@ func Build(each func(func(*trace.Event)), ids []int, end int64, cols int) *Chart
 	span := float64(ch.End + 1)
 	colOf := func(t int64) int { return min(max(int(float64(t)/span*float64(cols)), 0), cols-1) }
 	env := newEnvelope(cols)
-	// last is each live process's last error, which holds until its next
+	// last is each live process's last value, which holds until its next
 	// event: the band counts it in every column up to there.
 	type held struct {
-		err  int64
+		val  int64
 		col  int
 		live bool
 	}
 	last := make(map[int]*held, len(ids))
-	add := func(c int, node int, err int64) {
+	add := func(c int, node int, val int64) {
 		h := last[node]
 		if h == nil {
 			h = &held{}
 			last[node] = h
 		}
 		if h.live {
-			env.cover(h.col, c, h.err)
+			env.cover(h.col, c, h.val)
 		}
-		env.cover(c, c, err)
-		*h = held{err, c, true}
+		env.cover(c, c, val)
 		l, ok := line[node]
-		if !ok {
-			return
-		}
-		if cur[l].used && curCol[l] != c {
+		if ok && cur[l].used && curCol[l] != c {
 			ch.Lines[l] = cur[l].points(curCol[l], ch.Lines[l])
 			cur[l].used = false
+			if steps { // the value held up to this column
+				ch.Lines[l] = append(ch.Lines[l], Point{c, h.val})
+			}
 		}
-		curCol[l] = c
-		cur[l].add(err)
+		*h = held{val, c, true}
+		if ok {
+			curCol[l] = c
+			cur[l].add(val)
+		}
 	}
+	var buf [2]int64
 	each(func(e *trace.Event) {
 		if e.Node == trace.NoNode {
 			return
 		}
 		c := colOf(e.T)
-		add(c, e.Node, e.Local-e.T)
-		switch e.Type {
-		case trace.Clock:
-			add(c, e.Node, e.ClockAfter()-e.T)
+		vals, mark := v(e, buf[:0])
+		for _, x := range vals {
+			add(c, e.Node, x)
+		}
+		if mark {
 			if n := len(ch.Marks); n == 0 || ch.Marks[n-1] != c {
 				ch.Marks = append(ch.Marks, c)
 			}
-		case trace.Crash:
-			last[e.Node].live = false // a crashed clock is no live process's
+		}
+		if h := last[e.Node]; h != nil && e.Type == trace.Crash {
+			h.live = false // a crashed process's value is no live process's
 		}
 	})
 	for _, h := range last {
 		if h.live {
-			env.cover(h.col, cols-1, h.err)
+			env.cover(h.col, cols-1, h.val)
 		}
 	}
 	for l := range cur {
@@ -230,8 +297,9 @@ func (e *envelope) columns() (lo, hi []int64, has []bool) {
 	return lo, hi, has
 }
 
-// Worst is the largest |error| of any process per column, where Has: the
-// run's accuracy over time, the line a comparison of runs draws.
+// Worst is the largest |value| of any process per column, where Has: for
+// clock errors, the run's accuracy over time, the line a comparison of
+// runs draws.
 func (ch *Chart) Worst() []int64 {
 	out := make([]int64, ch.Cols)
 	for c := range out {
