@@ -13,9 +13,9 @@ import (
 	"dsim/core/script"
 	"dsim/core/trace"
 	"dsim/internal/wasmmem"
-	"dsim/wasm/series"
 	"dsim/wasm/overview"
 	"dsim/wasm/replay"
+	"dsim/wasm/series"
 	tracewindow "dsim/wasm/window"
 )
 

@@ -8,9 +8,9 @@ import (
 	"syscall/js"
 
 	"dsim/core/script"
-	"dsim/wasm/series"
 	"dsim/wasm/overview"
 	"dsim/wasm/replay"
+	"dsim/wasm/series"
 )
 
 // EngineHandlers receive what the engine reports. They run on the page's
