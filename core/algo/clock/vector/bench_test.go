@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"dsim/core/algo"
-	"dsim/core/sim"
+	"dsim/core/algo/internal/algotest"
 	"dsim/core/topo"
 )
 
@@ -36,17 +36,7 @@ func BenchmarkVectorMillion(b *testing.B) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for b.Loop() {
-		factory, err := spec.New(vals)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, err := sim.New(sim.Config{Seed: 1, Topology: g.Topology, Factory: factory, Link: sim.DefaultLink})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if r := s.Run(sim.Until{}); r.Reason != sim.Quiescent {
-			b.Fatalf("run ended %s", r)
-		}
+		s := algotest.Quiescent(b, spec, vals, g.Topology)
 		st := s.Stats()
 		if st.Sent != n*each || st.Delivered != n*each {
 			b.Fatalf("%d messages sent, %d delivered, want %d", st.Sent, st.Delivered, n*each)

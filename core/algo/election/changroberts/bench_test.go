@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"dsim/core/algo"
+	"dsim/core/algo/internal/algotest"
 	"dsim/core/sim"
 	"dsim/core/topo"
 )
@@ -29,17 +30,7 @@ func BenchmarkChangRobertsMillion(b *testing.B) {
 	var msgs uint64
 	b.ReportAllocs()
 	for b.Loop() {
-		factory, err := spec.New(vals)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, err := sim.New(sim.Config{Seed: 1, Topology: g.Topology, Factory: factory, Link: sim.DefaultLink})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if r := s.Run(sim.Until{}); r.Reason != sim.Quiescent {
-			b.Fatalf("run ended %s", r)
-		}
+		s := algotest.Quiescent(b, spec, vals, g.Topology)
 		st := s.Stats()
 		msgs = st.Sent
 		if s.Get(sim.NodeID(n), "role") != "leader" {

@@ -274,3 +274,21 @@ func Senders(ms []Msg) []sim.NodeID {
 	}
 	return out
 }
+
+// Quiescent runs the benchmarks' world: algorithm spec with configuration
+// vals on topology tp, seed 1, the default link, tracing off, to
+// quiescence.
+func Quiescent(tb testing.TB, spec *algo.Spec, vals algo.Values, tp sim.Topology) *sim.Sim {
+	factory, err := spec.New(vals)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := sim.New(sim.Config{Seed: 1, Topology: tp, Factory: factory, Link: sim.DefaultLink})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if r := s.Run(sim.Until{}); r.Reason != sim.Quiescent {
+		tb.Fatalf("run ended %s", r)
+	}
+	return s
+}
