@@ -21,4 +21,5 @@ import (
 	_ "dsim/core/algo/mutex/suzukikasami"
 	_ "dsim/core/algo/mutex/tokenring"
 	_ "dsim/core/algo/snapshot/chandylamport"
+	_ "dsim/core/algo/snapshot/laiyang"
 )

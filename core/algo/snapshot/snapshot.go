@@ -82,17 +82,19 @@ func BankParams() []algo.Param {
 	}
 }
 
-// Commands are the bank's and the snapshot's commands.
-var Commands = []algo.CommandSpec{
-	{Name: "transfer", Args: "to=<id> amount=<n>", Doc: "move amount (1..the balance) from this account to process to's"},
-	{Name: "snapshot", Args: "[id=<s>]", Doc: "initiate snapshot s (default: this process's id) here: the process records its state and the algorithm records the rest"},
+// Commands are the bank's transfer and the algorithm's snapshot command.
+func Commands(snapshot algo.CommandSpec) []algo.CommandSpec {
+	return []algo.CommandSpec{
+		{Name: "transfer", Args: "to=<id> amount=<n>", Doc: "move amount (1..the balance) from this account to process to's"},
+		snapshot,
+	}
 }
 
 // Process is the algorithm side of a process: how it sends a transfer
 // (what it piggybacks on it) and how it initiates a snapshot.
 type Process interface {
 	Send(ctx proc.Context, to proc.NodeID, t Transfer)
-	Initiate(ctx proc.Context, s int) error
+	Initiate(ctx proc.Context, args proc.Args) error
 }
 
 // TimerTransfer is the tag of the random workload's timer.
@@ -182,20 +184,17 @@ func (b *Bank) Command(ctx proc.Context, p Process, name string, args proc.Args)
 		b.transfer(ctx, p, proc.NodeID(to), amount)
 		return nil
 	case "snapshot":
-		if err := only(name, args, "id"); err != nil {
-			return err
-		}
-		s, err := args.Int("id", int(ctx.Self()))
-		if err != nil {
-			return err
-		}
-		return p.Initiate(ctx, s)
+		return p.Initiate(ctx, args)
 	}
-	names := make([]string, len(Commands))
-	for i, c := range Commands {
-		names[i] = c.Name
+	return fmt.Errorf("unknown command %q (known: transfer, snapshot)", name)
+}
+
+// ID reads the snapshot command's id=<s>, by default the initiator's own.
+func ID(ctx proc.Context, args proc.Args) (int, error) {
+	if err := only("snapshot", args, "id"); err != nil {
+		return 0, err
 	}
-	return fmt.Errorf("unknown command %q (known: %s)", name, strings.Join(names, ", "))
+	return args.Int("id", int(ctx.Self()))
 }
 
 func only(name string, args proc.Args, keys ...string) error {

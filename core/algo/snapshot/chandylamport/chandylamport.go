@@ -36,10 +36,11 @@ Assumptions: FIFO channels, which the rules rely on: on a link that reorders, a 
 		Topology:    "complete",
 		Assumptions: algo.Assumptions{FIFO: true},
 		Config:      snapshot.BankParams(),
-		Commands:    snapshot.Commands,
-		State:       snapshot.State,
-		Messages:    []proc.Message{snapshot.Transfer{}, Marker{}},
-		Properties:  []algo.Property{snapshot.Consistent, snapshot.Conserved},
+		Commands: snapshot.Commands(algo.CommandSpec{Name: "snapshot", Args: "[id=<s>]",
+			Doc: "initiate snapshot s (default: this process's id) here: the process records its state and sends its markers"}),
+		State:      snapshot.State,
+		Messages:   []proc.Message{snapshot.Transfer{}, Marker{}},
+		Properties: []algo.Property{snapshot.Consistent, snapshot.Conserved},
 		New: func(v algo.Values) (proc.Factory, error) {
 			b := snapshot.NewBank(v)
 			return func(proc.NodeID) proc.Node { return &node{Bank: b} }, nil
@@ -75,7 +76,11 @@ func (p *node) markerSending(ctx proc.Context, s int) *snapshot.Recording {
 
 // Initiate starts snapshot s here, as though a marker had arrived over a
 // nonexistent channel.
-func (p *node) Initiate(ctx proc.Context, s int) error {
+func (p *node) Initiate(ctx proc.Context, args proc.Args) error {
+	s, err := snapshot.ID(ctx, args)
+	if err != nil {
+		return err
+	}
 	if p.recs[s] != nil {
 		ctx.Log("snapshot %d: already recorded here", s)
 		return nil
