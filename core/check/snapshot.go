@@ -127,7 +127,9 @@ func (s *snapState) observe(e *trace.Event) {
 	}
 	switch e.Type {
 	case trace.Send:
-		if m, ok := e.Msg.(snapshot.Money); ok {
+		// Only a bank (a process with a balance) has transfers: a run of
+		// another algorithm costs a comparison per message.
+		if m, ok := e.Msg.(snapshot.Money); ok && s.nprocs > 0 {
 			s.sent[e.MsgID] = snapSent{e.From, e.To, m.Money(), len(s.proc(e.From).order)}
 		}
 	case trace.Deliver:

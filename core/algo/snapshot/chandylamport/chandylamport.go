@@ -10,6 +10,8 @@
 package chandylamport
 
 import (
+	"slices"
+
 	"dsim/core/algo"
 	"dsim/core/algo/snapshot"
 	"dsim/core/proc"
@@ -52,11 +54,11 @@ Assumptions: FIFO channels, which the rules rely on: on a link that reorders, a 
 type node struct {
 	snapshot.Bank
 	recs map[int]*snapshot.Recording // by snapshot id
-	ids  []int                       // the snapshots recorded here, in order
+	open []*snapshot.Recording       // those still recording a channel, in order
 }
 
 func (p *node) Start(ctx proc.Context) {
-	p.recs, p.ids = nil, nil
+	p.recs, p.open = nil, nil
 	p.Bank.Start(ctx)
 }
 
@@ -67,7 +69,7 @@ func (p *node) markerSending(ctx proc.Context, s int) *snapshot.Recording {
 	if p.recs == nil {
 		p.recs = map[int]*snapshot.Recording{}
 	}
-	p.recs[s], p.ids = r, append(p.ids, s)
+	p.recs[s], p.open = r, append(p.open, r)
 	for _, c := range ctx.Peers() {
 		ctx.Send(c, Marker{S: s})
 	}
@@ -95,8 +97,8 @@ func (p *node) Initiate(ctx proc.Context, args proc.Args) error {
 func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	switch msg := m.(type) {
 	case snapshot.Transfer:
-		for _, s := range p.ids {
-			p.recs[s].Receive(from, msg)
+		for _, r := range p.open {
+			r.Receive(from, msg)
 		}
 		p.Deposit(ctx, msg)
 	case Marker:
@@ -112,6 +114,7 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 			ctx.Log("snapshot %d: a second marker from %d ignored", msg.S, from)
 		case r.Done():
 			ctx.Log("snapshot %d: recorded here, the state and every incoming channel", msg.S)
+			p.open = slices.DeleteFunc(p.open, func(o *snapshot.Recording) bool { return o == r })
 		}
 	}
 }
