@@ -10,7 +10,8 @@
 // values that broke them.
 //
 // The properties are declared, with what they mean, by the algorithm
-// families (core/algo/mutex, core/algo/election, core/algo/clock), whose
+// families (core/algo/mutex, core/algo/election, core/algo/clock,
+// core/algo/snapshot), whose
 // state keys and values check reads; check registers the checker of each.
 package check
 
@@ -23,6 +24,7 @@ import (
 	"dsim/core/algo/clock"
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
+	"dsim/core/algo/snapshot"
 	"dsim/core/trace"
 )
 
@@ -51,6 +53,8 @@ var checkers = []Checker{
 	{mutex.Ordering, []string{mutex.KeyCS, mutex.KeyStamp}, (*Monitor).ordering, func(m *Monitor) uint64 { return m.mutex.disorderSeq }},
 	{clock.Lamport, []string{clock.KeyLamport}, (*Monitor).lamportClock, func(m *Monitor) uint64 { return m.lamport.bad.seq }},
 	{clock.Vector, []string{clock.KeyVector}, (*Monitor).vectorClock, func(m *Monitor) uint64 { return m.vector.bad.seq }},
+	{snapshot.Consistent, snapshotKeys, (*Monitor).snapshotConsistent, func(m *Monitor) uint64 { return m.snap.bad.seq }},
+	{snapshot.Conserved, snapshotKeys, (*Monitor).snapshotConserved, func(m *Monitor) uint64 { return m.snap.lost.seq }},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -83,7 +87,10 @@ type Monitor struct {
 	election electionState
 	lamport  lamportState
 	vector   vectorState
+	snap     snapState
 }
+
+var snapshotKeys = []string{snapshot.KeyBalance, snapshot.KeyRecorded, snapshot.KeyChannel}
 
 // New returns a monitor of a run that has not started yet.
 func New() *Monitor {
@@ -92,6 +99,7 @@ func New() *Monitor {
 		election: electionState{procs: map[int]*member{}},
 		lamport:  lamportState{procs: map[int]*lamportProc{}, sent: map[uint64]stampedAt{}},
 		vector:   vectorState{procs: map[int]*vecProc{}, sent: map[uint64][]int32{}},
+		snap:     snapState{procs: map[int]*snapProc{}, sent: map[uint64]snapSent{}, snaps: map[int]*snapRec{}},
 	}
 }
 
@@ -101,6 +109,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.election.observe(e)
 	m.lamport.observe(e)
 	m.vector.observe(e)
+	m.snap.observe(e)
 }
 
 // Verdict is the outcome of one property.

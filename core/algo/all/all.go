@@ -20,4 +20,6 @@ import (
 	_ "dsim/core/algo/mutex/singhaltoken"
 	_ "dsim/core/algo/mutex/suzukikasami"
 	_ "dsim/core/algo/mutex/tokenring"
+	_ "dsim/core/algo/snapshot/chandylamport"
+	_ "dsim/core/algo/snapshot/laiyang"
 )

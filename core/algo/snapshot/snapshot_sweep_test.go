@@ -1,0 +1,160 @@
+package snapshot_test
+
+import (
+	"flag"
+	"fmt"
+	"testing"
+
+	"dsim/core/algo"
+	_ "dsim/core/algo/all"
+	"dsim/core/algo/internal/algotest"
+	"dsim/core/algo/snapshot"
+	"dsim/core/sim"
+	"dsim/core/trace"
+)
+
+// The seed sweep runs every registered snapshot algorithm on a bank moving
+// money at random, within its declared assumptions (Chandy-Lamport on FIFO
+// links, Lai-Yang on links in any order), with one to three initiators at
+// random times, some at once: Chandy-Lamport's each start a snapshot of
+// their own or, sometimes, the same one; Lai-Yang's all start its one
+// snapshot. core/check judges each run (snapshot.consistent,
+// snapshot.conserved), and the sweep checks every snapshot completes and,
+// independently of the checkers, that trace.JudgeCut finds each recorded
+// cut consistent with as many transfers in flight across it as its channel
+// states hold. A failure prints the seed; replay it with
+//
+//	go test ./core/algo/snapshot -run 'TestSweep/snapshot.laiyang$' -sweep.seed=N -v
+
+var (
+	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the snapshot sweep")
+	sweepSeeds = flag.Int("sweep.seeds", 1000, "seeds per algorithm in the snapshot sweep")
+)
+
+func sweepOne(t *testing.T, spec *algo.Spec, seed uint64) (problem, world string) {
+	r := sim.Stream(seed, "snapshot-sweep", 0)
+	n := 2 + r.IntN(7)
+	ids := make([]sim.NodeID, n)
+	for i, k := range r.Perm(n) {
+		ids[i] = sim.NodeID(k + 1)
+	}
+	link := sim.Link{FIFO: spec.Assumptions.FIFO || r.IntN(2) == 0, Latency: sim.Dist{Kind: sim.Uniform, A: 1, B: float64(1 + r.IntN(12))}}
+	cfg := map[string]any{"balance": r.IntN(200), "events": 1 + r.IntN(20), "rate": []float64{0.05, 0.2, 1}[r.IntN(3)]}
+	algotest.Assume(spec.Assumptions, seed, &link, cfg)
+	w := algotest.New(t, algotest.Setup{Algo: spec.Name, IDs: ids, Link: link, Config: cfg, Seed: seed})
+	var starts []string
+	at := sim.Time(r.IntN(60))
+	for k := range 1 + r.IntN(3) {
+		id, args := ids[r.IntN(n)], sim.Args{}
+		if !spec.Assumptions.FIFO {
+			args = nil // Lai-Yang: one snapshot
+		} else if r.IntN(4) > 0 {
+			args["id"] = k + 1
+		} else {
+			args["id"] = 1 // the same snapshot, another initiator
+		}
+		starts = append(starts, fmt.Sprintf("%d@%d%v", id, at, args))
+		w.CommandArgs(at, id, "snapshot", args)
+		if r.IntN(2) == 0 {
+			at += sim.Time(r.IntN(30))
+		}
+	}
+	world = fmt.Sprintf("ids=%v link=%s fifo=%v config=%v snapshots=%v", ids, link.Latency, link.FIFO, cfg, starts)
+	w.Run(0)
+	if err := w.Judge(algo.PropertyNames(spec.Properties)...); err != nil {
+		return err.Error(), world
+	}
+	return judgeCuts(w.Rec.Events, n), world
+}
+
+// judgeCuts finds each snapshot's recorded cut and channel states in the
+// trace, and checks them with trace.JudgeCut.
+func judgeCuts(evs []trace.Event, n int) string {
+	type snap struct {
+		cut             trace.Cut
+		chans, recorded int // channel states, and transfers in them
+	}
+	snaps := map[int]*snap{}
+	var order []int
+	last := map[int]*trace.Event{}
+	for i := range evs {
+		e := &evs[i]
+		if v, ok := e.New.([]int); ok && e.Type == trace.State && (e.Key == snapshot.KeyRecorded || e.Key == snapshot.KeyChannel) {
+			s := snaps[v[0]]
+			if s == nil {
+				s = &snap{cut: trace.Cut{}}
+				snaps[v[0]] = s
+				order = append(order, v[0])
+			}
+			if e.Key == snapshot.KeyRecorded {
+				// Before the delivery that made the process record, if any.
+				s.cut[e.Node] = int64(e.Seq) - 1
+				if p := last[e.Node]; p != nil && p.Type == trace.Deliver {
+					s.cut[e.Node] = int64(p.Seq) - 1
+				}
+			} else {
+				s.chans++
+				s.recorded += (len(v) - 2) / 2
+			}
+		}
+		if e.Node != trace.NoNode {
+			last[e.Node] = e
+		}
+	}
+	if len(order) == 0 {
+		return "no snapshot was recorded"
+	}
+	for _, id := range order {
+		s := snaps[id]
+		if len(s.cut) != n || s.chans != n*(n-1) {
+			return fmt.Sprintf("snapshot %d is incomplete: %d process states, %d channel states", id, len(s.cut), s.chans)
+		}
+		v := trace.JudgeCut(func(f func(*trace.Event)) {
+			for i := range evs {
+				f(&evs[i])
+			}
+		}, s.cut)
+		flying := 0
+		for _, x := range v.InFlight {
+			if x.Kind == "TRANSFER" {
+				flying++
+			}
+		}
+		if !v.Consistent() || flying != s.recorded {
+			return fmt.Sprintf("snapshot %d: trace.JudgeCut finds the cut consistent=%v with %d transfers in flight; the channels recorded %d", id, v.Consistent(), flying, s.recorded)
+		}
+	}
+	return ""
+}
+
+func TestSweep(t *testing.T) {
+	found := 0
+	for _, spec := range algo.All() {
+		if spec.Family() != "snapshot" {
+			continue
+		}
+		found++
+		t.Run(spec.Name, func(t *testing.T) {
+			first, last := uint64(1), uint64(*sweepSeeds)
+			if testing.Short() {
+				last /= 5
+			}
+			if *sweepSeed != 0 {
+				first, last = *sweepSeed, *sweepSeed
+			}
+			failed := 0
+			for seed := first; seed <= last; seed++ {
+				if msg, world := sweepOne(t, spec, seed); msg != "" {
+					t.Errorf("%s seed %d: %s: %s\nreplay: go test ./core/algo/snapshot -run 'TestSweep/%s$' -sweep.seed=%d -v",
+						spec.Name, seed, world, msg, spec.Name, seed)
+					if failed++; failed == 3 {
+						t.Fatalf("%s: stopping after %d failing seeds", spec.Name, failed)
+					}
+				}
+			}
+		})
+	}
+	if found < 2 {
+		t.Fatalf("%d snapshot.* algorithms registered, want chandylamport and laiyang (core/algo/all imports them)", found)
+	}
+}
