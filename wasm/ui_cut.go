@@ -101,15 +101,7 @@ func (c *cutTool) click(x, y float64) {
 
 // judge says what the cut is and finds the flights to highlight.
 func (c *cutTool) judge() {
-	r := c.d.a.r
-	cut := trace.Cut{}
-	for p, i := range c.at {
-		cut[r.Nodes[p]] = -1
-		if i >= 0 {
-			cut[r.Nodes[p]] = int64(r.Events[i].Seq)
-		}
-	}
-	v := trace.JudgeCut((&trace.World{Events: r.Events}).Each, cut)
+	v := c.d.a.r.JudgeCut(c.at)
 	c.back, c.flight = c.flights(v.Backward), c.flights(v.InFlight)
 	var b strings.Builder
 	if v.Consistent() {

@@ -398,6 +398,23 @@ func ReadStrings(text string) ([]string, error) {
 	return out, err
 }
 
+// IntsOf reads v, a state value, as a list of integers: a Go []int, or a
+// JSON array of integers read back from a trace (Raw).
+func IntsOf(v any) ([]int, bool) {
+	switch x := v.(type) {
+	case []int:
+		return x, true
+	case Raw:
+		s := &scanner{b: x}
+		out, err := s.ints()
+		if err == nil {
+			err = s.end()
+		}
+		return out, err == nil && out != nil
+	}
+	return nil, false
+}
+
 // AppendStrings appends list as a JSON array of strings.
 func AppendStrings(b []byte, list []string) []byte {
 	b = append(b, '[')
