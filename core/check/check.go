@@ -10,7 +10,7 @@
 // values that broke them.
 //
 // The properties are declared, with what they mean, by the algorithm
-// families (core/algo/mutex, core/algo/election, core/algo/clock), whose
+// families (core/algo/mutex, core/algo/election, core/algo/clock, core/algo/order), whose
 // state keys and values check reads; check registers the checker of each.
 package check
 
@@ -23,6 +23,7 @@ import (
 	"dsim/core/algo/clock"
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
+	"dsim/core/algo/order"
 	"dsim/core/trace"
 )
 
@@ -51,6 +52,9 @@ var checkers = []Checker{
 	{mutex.Ordering, []string{mutex.KeyCS, mutex.KeyStamp}, (*Monitor).ordering, func(m *Monitor) uint64 { return m.mutex.disorderSeq }},
 	{clock.Lamport, []string{clock.KeyLamport}, (*Monitor).lamportClock, func(m *Monitor) uint64 { return m.lamport.bad.seq }},
 	{clock.Vector, []string{clock.KeyVector}, (*Monitor).vectorClock, func(m *Monitor) uint64 { return m.vector.bad.seq }},
+	{order.FIFO, []string{order.KeyDelivered}, (*Monitor).orderFIFO, func(m *Monitor) uint64 { return m.order.badSeq(&m.order.fifo) }},
+	{order.Causal, []string{order.KeyMulticasts, order.KeyDelivered}, (*Monitor).orderCausal, func(m *Monitor) uint64 { return m.order.badSeq(&m.order.causal) }},
+	{order.Total, []string{order.KeyDelivered}, (*Monitor).orderTotal, func(m *Monitor) uint64 { return m.order.badSeq(&m.order.total) }},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -83,6 +87,7 @@ type Monitor struct {
 	election electionState
 	lamport  lamportState
 	vector   vectorState
+	order    orderState
 }
 
 // New returns a monitor of a run that has not started yet.
@@ -92,6 +97,7 @@ func New() *Monitor {
 		election: electionState{procs: map[int]*member{}},
 		lamport:  lamportState{procs: map[int]*lamportProc{}, sent: map[uint64]stampedAt{}},
 		vector:   vectorState{procs: map[int]*vecProc{}, sent: map[uint64][]int32{}},
+		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}},
 	}
 }
 
@@ -101,6 +107,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.election.observe(e)
 	m.lamport.observe(e)
 	m.vector.observe(e)
+	m.order.observe(e)
 }
 
 // Verdict is the outcome of one property.
