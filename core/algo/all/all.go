@@ -20,4 +20,7 @@ import (
 	_ "dsim/core/algo/mutex/singhaltoken"
 	_ "dsim/core/algo/mutex/suzukikasami"
 	_ "dsim/core/algo/mutex/tokenring"
+	_ "dsim/core/algo/order/causal"
+	_ "dsim/core/algo/order/fifo"
+	_ "dsim/core/algo/order/total"
 )

@@ -80,7 +80,7 @@ const TimerEvent = "multicast"
 // application and the random workload.
 func Params() []algo.Param {
 	return []algo.Param{
-		{Name: "app", Type: algo.Str, Default: "board", Doc: `the application the delivered messages go to: "board" (a bulletin board: each delivery posts the payload, or the message's label when it has none) or "bank" (a replicated account: each delivery applies the payload to the balance)`},
+		{Name: "app", Type: algo.Str, Default: "board", Doc: `the application the delivered messages go to: "board" (a bulletin board: each delivery posts the payload, if any) or "bank" (a replicated account: each delivery applies the payload to the balance)`},
 		{Name: "balance", Type: algo.Int, Default: 1000, Doc: "the bank's opening balance, in whole units", Min: -1e12, Max: 1e12},
 		{Name: "events", Type: algo.Int, Default: 0, Doc: "random multicasts each process makes by itself, one at a time from its boot (0: none, only the commands); the bank's are deposits of 1..100 or +1% interest, drawn at random", Min: 0, Max: 1e6},
 		{Name: "rate", Type: algo.Float, Default: 0.1, Doc: "random multicasts per tick of local time at each process, on average: the gap before each is uniform in 1..2/rate-1 ticks", Min: 0.001, Max: 1},
@@ -92,7 +92,7 @@ var State = []algo.StateKey{
 	{Key: KeyMulticasts, Doc: "how many messages the process has multicast; s at the multicast of its s-th message"},
 	{Key: KeyDelivered, Doc: `"<origin>:<seq>", the message last delivered to the application: seq-th multicast of process origin`},
 	{Key: KeyHeld, Doc: "how many received messages wait in the hold-back queue"},
-	{Key: KeyPost, Doc: `app="board": the last message posted (its payload, or its label)`},
+	{Key: KeyPost, Doc: `app="board": the payload of the last message delivered with one`},
 	{Key: KeyBalance, Doc: `app="bank": the replica's balance after the updates delivered so far`},
 }
 
@@ -198,8 +198,7 @@ func (g *Group) Deliver(ctx proc.Context, origin proc.NodeID, seq int, payload s
 	label := Label(origin, seq)
 	ctx.Set(KeyDelivered, label)
 	switch {
-	case g.app == "board" && payload == "":
-		ctx.Set(KeyPost, label)
+	case g.app == "board" && payload == "": // the delivered key says it all
 	case g.app == "board":
 		ctx.Set(KeyPost, payload)
 	default:
