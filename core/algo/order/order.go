@@ -264,6 +264,17 @@ func (q *Queue[T]) Hold(ctx proc.Context, m T, before func(a, b T) bool) {
 	ctx.Set(KeyHeld, len(q.held))
 }
 
+// Receive delivers m at once if it is ready, then every held message that
+// makes ready (see Drain); otherwise it holds m back at the end of the queue.
+func (q *Queue[T]) Receive(ctx proc.Context, m T, ready func(i int, m T) bool, deliver func(m T)) {
+	if !ready(len(q.held), m) {
+		q.Hold(ctx, m, nil)
+		return
+	}
+	deliver(m)
+	q.Drain(ctx, ready, deliver)
+}
+
 // Drain delivers, as long as there is one, the first held message that is
 // ready (i: its place in the queue), taking it out of the queue first.
 func (q *Queue[T]) Drain(ctx proc.Context, ready func(i int, m T) bool, deliver func(m T)) {

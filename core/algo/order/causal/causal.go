@@ -100,8 +100,9 @@ func (p *node) deliverable(j int, ts []int) bool {
 	return true
 }
 
-// Receive holds the message back, then delivers every held message that is
-// deliverable.
+// Receive delivers the message at once if it is deliverable, and then every
+// held message that has become deliverable; otherwise it waits in the
+// hold-back queue.
 func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	msg, ok := m.(Msg)
 	if !ok {
@@ -116,8 +117,7 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 		ctx.Log("%s again, already delivered: dropped", order.Label(from, msg.VT[j]))
 		return
 	}
-	p.queue.Hold(ctx, held{from, j, msg}, nil)
-	p.queue.Drain(ctx, func(_ int, h held) bool { return p.deliverable(h.j, h.m.VT) }, func(h held) {
+	p.queue.Receive(ctx, held{from, j, msg}, func(_ int, h held) bool { return p.deliverable(h.j, h.m.VT) }, func(h held) {
 		p.vt[h.j]++
 		ctx.Set(KeyVT, p.vt)
 		p.Deliver(ctx, h.from, p.vt[h.j], h.m.Payload)

@@ -73,8 +73,9 @@ func (p *node) Multicast(ctx proc.Context, s int, payload string) {
 	p.Deliver(ctx, ctx.Self(), s, payload)
 }
 
-// Receive is FO-deliver: hold the message back, then deliver every held
-// message that is next from its sender.
+// Receive is FO-deliver: the message goes at once if it is the next from
+// its sender, and then every held message that has become next; otherwise
+// it waits in the hold-back queue.
 func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	msg, ok := m.(Msg)
 	if !ok {
@@ -84,8 +85,7 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 		ctx.Log("%s again, already delivered: dropped", order.Label(from, msg.S))
 		return
 	}
-	p.queue.Hold(ctx, held{from, msg}, nil)
-	p.queue.Drain(ctx, func(_ int, h held) bool { return h.m.S == p.r[h.from]+1 }, func(h held) {
+	p.queue.Receive(ctx, held{from, msg}, func(_ int, h held) bool { return h.m.S == p.r[h.from]+1 }, func(h held) {
 		p.r[h.from] = h.m.S
 		p.Deliver(ctx, h.from, h.m.S, h.m.Payload)
 	})

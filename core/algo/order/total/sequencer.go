@@ -35,21 +35,33 @@ func (p *sequenced) Multicast(ctx proc.Context, seq int, payload string) {
 		ctx.Send(q, Msg{Seq: seq, Payload: payload})
 	}
 	p.hold(ctx, id{ctx.Self(), seq}, payload)
-	p.deliver(ctx)
 }
 
-// hold puts a received message in the hold-back queue; at the sequencer it
-// also numbers it, for everyone.
+// hold takes a received message: at the sequencer it first numbers it, for
+// everyone; then it is delivered if its order is here and its turn has
+// come, or waits in the hold-back queue.
 func (p *sequenced) hold(ctx proc.Context, k id, payload string) {
 	e := p.entry(k)
 	e.received, e.payload = true, payload
-	p.queue.Hold(ctx, e, nil)
 	if ctx.Index() == 0 {
 		for _, q := range ctx.Peers() {
 			ctx.Send(q, Order{Origin: k.origin, Seq: k.seq, S: p.sg})
 		}
 		e.s = p.sg
 		p.sg++
+	}
+	p.queue.Receive(ctx, e, p.next, p.deliver(ctx))
+}
+
+// next is whether a message is the one numbered r_g.
+func (p *sequenced) next(_ int, e *entry) bool { return e.s == p.rg }
+
+// deliver delivers a message and counts it in r_g.
+func (p *sequenced) deliver(ctx proc.Context) func(e *entry) {
+	return func(e *entry) {
+		delete(p.entries, e.id)
+		p.rg++
+		p.Deliver(ctx, e.origin, e.seq, e.payload)
 	}
 }
 
@@ -63,21 +75,11 @@ func (p *sequenced) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) 
 		}
 		p.hold(ctx, k, msg.Payload)
 	case Order:
+		// The order of a held message may make it, and those after it,
+		// deliverable.
 		p.entry(id{msg.Origin, msg.Seq}).s = msg.S
-	default:
-		return
+		p.queue.Drain(ctx, p.next, p.deliver(ctx))
 	}
-	p.deliver(ctx)
-}
-
-// deliver delivers the message numbered r_g as long as both it and its
-// order are here.
-func (p *sequenced) deliver(ctx proc.Context) {
-	p.queue.Drain(ctx, func(_ int, e *entry) bool { return e.s == p.rg }, func(e *entry) {
-		delete(p.entries, e.id)
-		p.rg++
-		p.Deliver(ctx, e.origin, e.seq, e.payload)
-	})
 }
 
 func (p *sequenced) Timer(ctx proc.Context, tag string) { p.Group.Timer(ctx, p, tag) }
