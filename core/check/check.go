@@ -52,9 +52,9 @@ var checkers = []Checker{
 	{mutex.Ordering, []string{mutex.KeyCS, mutex.KeyStamp}, (*Monitor).ordering, func(m *Monitor) uint64 { return m.mutex.disorderSeq }},
 	{clock.Lamport, []string{clock.KeyLamport}, (*Monitor).lamportClock, func(m *Monitor) uint64 { return m.lamport.bad.seq }},
 	{clock.Vector, []string{clock.KeyVector}, (*Monitor).vectorClock, func(m *Monitor) uint64 { return m.vector.bad.seq }},
-	{order.FIFO, []string{order.KeyDelivered}, (*Monitor).orderFIFO, func(m *Monitor) uint64 { return m.order.badSeq(&m.order.fifo) }},
-	{order.Causal, []string{order.KeyMulticasts, order.KeyDelivered}, (*Monitor).orderCausal, func(m *Monitor) uint64 { return m.order.badSeq(&m.order.causal) }},
-	{order.Total, []string{order.KeyDelivered}, (*Monitor).orderTotal, func(m *Monitor) uint64 { return m.order.badSeq(&m.order.total) }},
+	{order.FIFO, []string{order.KeyDelivered}, (*Monitor).orderFIFO, func(m *Monitor) uint64 { return m.order.first(&m.order.fifo).seq }},
+	{order.Causal, []string{order.KeyMulticasts, order.KeyDelivered}, (*Monitor).orderCausal, func(m *Monitor) uint64 { return m.order.first(&m.order.causal).seq }},
+	{order.Total, []string{order.KeyDelivered}, (*Monitor).orderTotal, func(m *Monitor) uint64 { return m.order.first(&m.order.total).seq }},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -97,7 +97,7 @@ func New() *Monitor {
 		election: electionState{procs: map[int]*member{}},
 		lamport:  lamportState{procs: map[int]*lamportProc{}, sent: map[uint64]stampedAt{}},
 		vector:   vectorState{procs: map[int]*vecProc{}, sent: map[uint64][]int32{}},
-		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}},
+		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
 	}
 }
 

@@ -26,10 +26,19 @@ import (
 // delivery x at p breaks the total order exactly when some message p
 // delivered before x comes after x at some q (the last of the four
 // deliveries of a violating pair is the one that finds it).
+//
+// The group is the processes that set the multicasts key (every ordering
+// sets it to 0 at boot). Once every member has delivered a message, the
+// checkers forget its causal past and its places in the delivery orders,
+// which no later event looks up: their memory follows the messages not yet
+// delivered everywhere, and each process's delivery order, one number per
+// delivery.
 type orderState struct {
 	procs      map[int]*orderProc
 	order      []*orderProc
 	past       map[uint64][]int32 // by message: the multicast's causal past, by process index
+	count      map[uint64]int     // by message: the processes that delivered it
+	multicasts int
 	deliveries int
 	dup        violation // a message delivered twice: breaks all three
 	fifo       violation
@@ -51,6 +60,8 @@ type prefix struct {
 	n     int
 	above map[int]bool
 }
+
+func (s *prefix) has(k int) bool { return k <= s.n || s.above[k] }
 
 func (s *prefix) add(k int) {
 	if k != s.n+1 {
@@ -94,8 +105,9 @@ func (s *orderState) observe(e *trace.Event) {
 	}
 	switch e.Key {
 	case order.KeyMulticasts:
+		p := s.proc(e.Node)
 		if n, ok := intOf(e.New); ok && n > 0 {
-			p := s.proc(e.Node)
+			s.multicasts++
 			past := make([]int32, len(s.order))
 			copy(past, p.known)
 			past[p.ix] = int32(n - 1)
@@ -122,11 +134,11 @@ func (p *orderProc) see(ix, n int) {
 func (s *orderState) deliver(e *trace.Event, p *orderProc, o, n int) {
 	s.deliveries++
 	key := msgKey(o, n)
-	if _, twice := p.pos[key]; twice {
+	g := p.prefix(o)
+	if g.has(n) {
 		s.dup.add(e, "process %d delivered %d:%d a second time", p.id, o, n)
 		return
 	}
-	g := p.prefix(o)
 	if n > g.n+1 {
 		s.fifo.add(e, "process %d delivered %d:%d before %d:%d, which process %d multicast before it", p.id, o, n, o, g.n+1, o)
 	}
@@ -164,15 +176,27 @@ func (s *orderState) deliver(e *trace.Event, p *orderProc, o, n int) {
 		p.see(k, int(c))
 	}
 	p.see(s.proc(o).ix, n)
+	if s.count[key]++; s.count[key] >= len(s.order) {
+		delete(s.count, key)
+		delete(s.past, key)
+		for _, q := range s.order {
+			delete(q.pos, key)
+		}
+	}
 }
 
-// judge is the verdict of one order property: a duplicate delivery breaks
-// it too.
+// first is the first of v and a duplicate delivery, which breaks every
+// order property.
+func (s *orderState) first(v *violation) *violation {
+	if s.dup.text != "" && (v.text == "" || s.dup.seq < v.seq) {
+		return &s.dup
+	}
+	return v
+}
+
 func (s *orderState) judge(v *violation, what string) (bool, string) {
-	for _, b := range []*violation{&s.dup, v} {
-		if b.text != "" {
-			return false, b.text + more(b.more)
-		}
+	if b := s.first(v); b.text != "" {
+		return false, b.text + more(b.more)
 	}
 	delivering := 0
 	for _, p := range s.order {
@@ -180,15 +204,7 @@ func (s *orderState) judge(v *violation, what string) (bool, string) {
 			delivering++
 		}
 	}
-	return true, fmt.Sprintf("%s: %d deliveries of %d multicasts at %d processes", what, s.deliveries, len(s.past), delivering)
-}
-
-// badSeq is where the first of v and a duplicate happened.
-func (s *orderState) badSeq(v *violation) uint64 {
-	if s.dup.text != "" && (v.text == "" || s.dup.seq < v.seq) {
-		return s.dup.seq
-	}
-	return v.seq
+	return true, fmt.Sprintf("%s: %d deliveries of %d multicasts at %d processes", what, s.deliveries, s.multicasts, delivering)
 }
 
 func (m *Monitor) orderFIFO(int64) (bool, string) {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"testing"
 
 	"dsim/core/trace"
@@ -86,5 +87,28 @@ func TestOrderCheckersIgnoreOtherRuns(t *testing.T) {
 	m := feed(cs(0, 1, "released"), msg(1, trace.Send, 1, 2, 1), msg(2, trace.Deliver, 1, 2, 1))
 	if len(m.order.procs) != 0 || len(m.order.past) != 0 {
 		t.Errorf("kept %d processes and %d multicasts", len(m.order.procs), len(m.order.past))
+	}
+}
+
+// TestOrderCheckerForgets: a message delivered by every member of the group
+// (the processes whose multicasts key was set, at boot) is forgotten; a
+// disagreement at the end is still caught.
+func TestOrderCheckerForgets(t *testing.T) {
+	evs := []trace.Event{mc(1, 0), mc(2, 0)}
+	for s := 1; s <= 100; s++ {
+		evs = append(evs, mc(1, s), dl(1, fmt.Sprintf("1:%d", s)), dl(2, fmt.Sprintf("1:%d", s)))
+	}
+	m := feed(evs...)
+	if len(m.order.past) != 0 || len(m.order.count) != 0 || len(m.order.procs[1].pos) != 0 || len(m.order.procs[2].pos) != 0 {
+		t.Errorf("kept %d pasts, %d counts, %d and %d places", len(m.order.past), len(m.order.count), len(m.order.procs[1].pos), len(m.order.procs[2].pos))
+	}
+	evs = append(evs, mc(1, 101), mc(2, 1), dl(1, "1:101"), dl(2, "2:1"), dl(2, "1:101"), dl(1, "2:1"), dl(1, "1:100"))
+	v, _ := feed(evs...).Check("order.total", 0)
+	if want := "order.total: t=0 seq=307: process 1 delivered 1:101 before 2:1, and process 2 delivered them the other way round"; v.Text != want {
+		t.Errorf("got  %s\nwant %s", v.Text, want)
+	}
+	v, _ = feed(evs...).Check("order.fifo", 0)
+	if want := "order.fifo: t=0 seq=308: process 1 delivered 1:100 a second time"; v.Text != want {
+		t.Errorf("got  %s\nwant %s", v.Text, want)
 	}
 }
