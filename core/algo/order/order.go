@@ -212,22 +212,23 @@ func (g *Group) Deliver(ctx proc.Context, origin proc.NodeID, seq int, payload s
 	}
 }
 
-// maxAmount bounds a bank update: the balance times 100+N stays far inside
-// int64.
-const maxAmount = 1_000_000_000
+// The bounds of a bank update and of the balance, which stays at its bound
+// rather than overflow: the balance times 100+N stays inside int64.
+const (
+	maxAmount  = 1_000_000_000
+	maxPercent = 1000
+	maxBalance = 1 << 50
+)
 
 // update reads a bank payload: +N or -N adds N, +N% or -N% adds N percent.
 func update(s string) (n int, percent bool, err error) {
 	body, percent := strings.CutSuffix(s, "%")
 	n, err = strconv.Atoi(body)
-	if err != nil || body[0] != '+' && body[0] != '-' || n < -maxAmount || n > maxAmount || percent && n < -100 {
-		return 0, false, fmt.Errorf("%q is not +N, -N or +N%% (|N| at most %d, a percentage at least -100)", s, maxAmount)
+	if err != nil || body[0] != '+' && body[0] != '-' || n < -maxAmount || n > maxAmount || percent && (n < -100 || n > maxPercent) {
+		return 0, false, fmt.Errorf("%q is not +N, -N or +N%% (|N| at most %d, a percentage from -100 to %d)", s, maxAmount, maxPercent)
 	}
 	return n, percent, nil
 }
-
-// maxBalance bounds the balance, which stays there rather than overflow.
-const maxBalance = 1 << 50
 
 // apply is the bank's update, in whole units: interest is rounded half away
 // from zero (1000 at +1% is 1010, 1100 at +1% is 1111).

@@ -3,6 +3,7 @@ package order_test
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"testing"
 
 	"dsim/core/algo"
@@ -48,8 +49,9 @@ func sweepWorld(t *testing.T, spec *algo.Spec, config map[string]any, seed uint6
 }
 
 // allDelivered reports a process that has not delivered every multicast by
-// the end of the run, or still holds messages back.
-func allDelivered(w *algotest.World) error {
+// the end of the run, or still holds messages back; under total order, the
+// bank's replicas must agree on the balance.
+func allDelivered(w *algotest.World, total bool) error {
 	multicasts, delivered := 0, map[int]int{}
 	for _, e := range w.Rec.Events {
 		switch {
@@ -63,6 +65,9 @@ func allDelivered(w *algotest.World) error {
 	for _, id := range w.IDs() {
 		if got, held := delivered[int(id)], w.Get(id, order.KeyHeld); got != multicasts || held != 0 {
 			return fmt.Errorf("process %d delivered %d of %d multicasts and holds %v back", id, got, multicasts, held)
+		}
+		if b, first := w.Get(id, order.KeyBalance), w.Get(w.IDs()[0], order.KeyBalance); total && b != first {
+			return fmt.Errorf("process %d's balance is %v, process %d's %v", id, b, w.IDs()[0], first)
 		}
 	}
 	return nil
@@ -100,7 +105,7 @@ func TestSweep(t *testing.T) {
 					w, world := sweepWorld(t, spec, config, seed)
 					err := w.Judge(algo.PropertyNames(spec.Properties)...)
 					if err == nil {
-						err = allDelivered(w)
+						err = allDelivered(w, slices.Contains(spec.Properties, order.Total))
 					}
 					if err != nil {
 						t.Errorf("%s seed %d: %s: %v\nreplay: go test ./core/algo/order -run 'TestSweep/%s$' -sweep.seed=%d -v", name, seed, world, err, name, seed)

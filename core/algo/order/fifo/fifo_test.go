@@ -89,7 +89,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"multicast", proc.Args{"to": 2}, `command "multicast" takes only payload=<text>, got to=2`},
 		{"multicast", proc.Args{"payload": 5}, `command "multicast" takes only payload=<text>, got payload=5`},
-		{"multicast", proc.Args{"payload": "100"}, `multicast: payload: "100" is not +N, -N or +N% (|N| at most 1000000000, a percentage at least -100)`},
+		{"multicast", proc.Args{"payload": "100"}, `multicast: payload: "100" is not +N, -N or +N% (|N| at most 1000000000, a percentage from -100 to 1000)`},
+		{"multicast", proc.Args{"payload": "+1001%"}, `multicast: payload: "+1001%" is not +N`},
 		{"multicast", nil, `multicast: payload: "" is not +N`},
 		{"send", nil, `unknown command "send" (known: multicast)`},
 	} {
