@@ -158,11 +158,12 @@ func (g *Group) Timer(ctx proc.Context, p Process, tag string) bool {
 	}
 	if g.left > 0 {
 		g.left--
-		payload := ""
-		if r := ctx.Rand(); g.app == "bank" && r.IntN(2) == 0 {
+		payload := "" // the board's: the delivered key names the message
+		if g.app == "bank" {
 			payload = "+1%"
-		} else if g.app == "bank" {
-			payload = "+" + strconv.Itoa(1+r.IntN(100))
+			if r := ctx.Rand(); r.IntN(2) == 0 {
+				payload = "+" + strconv.Itoa(1+r.IntN(100))
+			}
 		}
 		g.multicast(ctx, p, payload)
 		g.next(ctx)
