@@ -36,7 +36,7 @@ CO-multicast: P_i increments VT_i[i] and sends the message with ts(m) = VT_i to 
 CO-deliver: a message m from P_j is held back at P_i until ts(m)[j] = VT_i[j] + 1 (it is the next message of P_j) and ts(m)[k] <= VT_i[k] for every k != j (P_i has delivered every message P_j had delivered when it multicast m). Then P_i delivers it and sets VT_i[j] := VT_i[j] + 1, and delivers whatever held message that makes deliverable.
 So a message is delivered after every message whose multicast happened before its multicast (causal order, FIFO order among them); messages concurrent in that sense may be delivered in different orders at different processes: no total order.
 Where the text is silent: the vector is indexed in ring order; a message whose vector has the wrong length, or from no member, is dropped with a log line, and so is one with ts(m)[j] <= VT_i[j], a copy of one delivered. The vt state key shows VT_i after every multicast and delivery.
-Worked example: a bulletin board where a reply, posted after reading an article, must not appear before it (scenario ordering/causal-board).
+Worked examples: Tanenbaum's Figure 6-13, where P2 holds back m* stamped (1,1,0) until m stamped (1,0,0) is delivered (a rule test), and a bulletin board where a reply, posted after reading an article, must not appear before it (scenario ordering/causal-board).
 Assumptions: reliable links in any order (the hold-back queue puts them back in causal order); no crash, since a recovered process starts again from a zero vector.`,
 		Topology:    "complete",
 		Assumptions: algo.Assumptions{},
