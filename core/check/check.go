@@ -11,7 +11,7 @@
 //
 // The properties are declared, with what they mean, by the algorithm
 // families (core/algo/mutex, core/algo/election, core/algo/clock,
-// core/algo/snapshot), whose
+// core/algo/snapshot, core/algo/order), whose
 // state keys and values check reads; check registers the checker of each.
 package check
 
@@ -24,6 +24,7 @@ import (
 	"dsim/core/algo/clock"
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
+	"dsim/core/algo/order"
 	"dsim/core/algo/snapshot"
 	"dsim/core/trace"
 )
@@ -55,6 +56,9 @@ var checkers = []Checker{
 	{clock.Vector, []string{clock.KeyVector}, (*Monitor).vectorClock, func(m *Monitor) uint64 { return m.vector.bad.seq }},
 	{snapshot.Consistent, snapshotKeys, (*Monitor).snapshotConsistent, func(m *Monitor) uint64 { return m.snap.bad.seq }},
 	{snapshot.Conserved, snapshotKeys, (*Monitor).snapshotConserved, func(m *Monitor) uint64 { return m.snap.lost.seq }},
+	{order.FIFO, []string{order.KeyDelivered}, (*Monitor).orderFIFO, func(m *Monitor) uint64 { return m.order.first(&m.order.fifo).seq }},
+	{order.Causal, []string{order.KeyMulticasts, order.KeyDelivered}, (*Monitor).orderCausal, func(m *Monitor) uint64 { return m.order.first(&m.order.causal).seq }},
+	{order.Total, []string{order.KeyDelivered}, (*Monitor).orderTotal, func(m *Monitor) uint64 { return m.order.first(&m.order.total).seq }},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -88,6 +92,7 @@ type Monitor struct {
 	lamport  lamportState
 	vector   vectorState
 	snap     snapState
+	order    orderState
 }
 
 var snapshotKeys = []string{snapshot.KeyBalance, snapshot.KeyRecorded, snapshot.KeyChannel}
@@ -100,6 +105,7 @@ func New() *Monitor {
 		lamport:  lamportState{procs: map[int]*lamportProc{}, sent: map[uint64]stampedAt{}},
 		vector:   vectorState{procs: map[int]*vecProc{}, sent: map[uint64][]int32{}},
 		snap:     snapState{procs: map[int]*snapProc{}, sent: map[uint64]snapSent{}, snaps: map[int]*snapRec{}},
+		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
 	}
 }
 
@@ -110,6 +116,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.lamport.observe(e)
 	m.vector.observe(e)
 	m.snap.observe(e)
+	m.order.observe(e)
 }
 
 // Verdict is the outcome of one property.

@@ -20,6 +20,9 @@ import (
 	_ "dsim/core/algo/mutex/singhaltoken"
 	_ "dsim/core/algo/mutex/suzukikasami"
 	_ "dsim/core/algo/mutex/tokenring"
+	_ "dsim/core/algo/order/causal"
+	_ "dsim/core/algo/order/fifo"
+	_ "dsim/core/algo/order/total"
 	_ "dsim/core/algo/snapshot/chandylamport"
 	_ "dsim/core/algo/snapshot/laiyang"
 )

@@ -39,6 +39,9 @@ type Fake struct {
 	Logs   []string
 	Steps  []proc.Time        // the readings StepClock set, in order
 	Slews  [][2]proc.Duration // the slews asked for: {delta, over}
+	// Trail is every value Set gave each key, in order (State holds the
+	// last): a delivery order, where one handler delivers several.
+	Trail map[string][]any
 
 	rng *rand.Rand
 }
@@ -135,8 +138,16 @@ func (f *Fake) Rand() *rand.Rand {
 	return f.rng
 }
 
-// Set records the value as the kernel does: nil removes the key.
+// Set records the value as the kernel does: nil removes the key. A list is
+// copied, as the kernel copies it.
 func (f *Fake) Set(key string, v any) {
+	if l, ok := v.([]int); ok {
+		v = slices.Clone(l)
+	}
+	if f.Trail == nil {
+		f.Trail = map[string][]any{}
+	}
+	f.Trail[key] = append(f.Trail[key], v)
 	if v == nil {
 		delete(f.State, key)
 		return
