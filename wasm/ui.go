@@ -930,6 +930,7 @@ func (a *app) showWorld(i int, then func(err error)) {
 			a.diagram.draw() // if no frame came since: the run is shown when it is done
 			a.prepareSearch(a.r)
 			a.chart.showWorld(i)
+			a.diagram.cut.offerRecordings()
 			then(nil) // last: it may show another window at once
 			return false
 		}},
@@ -1429,6 +1430,8 @@ func (a *app) wireKeys() {
 			a.setForking(!a.forking)
 		case "c":
 			a.diagram.cut.toggle()
+		case "s":
+			a.diagram.cut.nextRecording()
 		case "t":
 			a.diagram.stamps.cycle()
 		default:

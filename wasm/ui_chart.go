@@ -19,6 +19,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -198,11 +199,15 @@ func spanOf(lo, hi int64, zero bool) plot {
 // renderWorld draws a line per process of chart ch, of state key key or
 // of clock error for "".
 func (c *chartView) renderWorld(ch *series.Chart, key string) {
-	var lo, hi int64
+	lo, hi, seen := int64(0), int64(0), false
 	for k := range ch.Cols {
-		if ch.Has[k] {
-			lo, hi = min(lo, ch.Lo[k]), max(hi, ch.Hi[k])
+		if !ch.Has[k] {
+			continue
 		}
+		if !seen {
+			lo, hi, seen = ch.Lo[k], ch.Hi[k], true
+		}
+		lo, hi = min(lo, ch.Lo[k]), max(hi, ch.Hi[k])
 	}
 	p := spanOf(lo, hi, key == "")
 	p.cols = ch.Cols
@@ -214,11 +219,14 @@ func (c *chartView) renderWorld(ch *series.Chart, key string) {
 		c.band(p, ch)
 	}
 	for l, line := range ch.Lines {
+		if len(line) == 0 {
+			continue // a process without a value
+		}
 		pts := make([]string, len(line))
 		for k, pt := range line {
 			pts[k] = p.x(pt.Col) + "," + p.y(float64(pt.Val))
 		}
-		c.line(l, pts, fmt.Sprintf("P%d", ch.Procs[l]))
+		c.line(l, pts, fmt.Sprintf("P%d", ch.Procs[l]), line[len(line)-1].Val)
 	}
 	for _, m := range ch.Marks {
 		c.svg.Call("append", rawSVG("line", "class", "mark", "x1", p.x(m), "x2", p.x(m), "y1", ftoa(chartH), "y2", ftoa(chartH+markH)))
@@ -278,7 +286,7 @@ func (c *chartView) renderComparison(worlds []int) {
 			}
 		}
 		h := c.a.worlds[w].Header
-		c.line(k, pts, fmt.Sprintf("world %d: %s", h.World, h.Algorithm))
+		c.line(k, pts, fmt.Sprintf("world %d: %s", h.World, h.Algorithm), worst[k][len(worst[k])-1])
 	}
 	c.caption.SetTextContent("Each world's largest clock error of any process (|clock − true time|, in ticks) over time.")
 }
@@ -296,11 +304,11 @@ func (c *chartView) axes(p plot, end int64, errors bool) {
 	c.t1 = float64(end)
 }
 
-// line draws line l, and its entry in the legend.
-func (c *chartView) line(l int, pts []string, name string) {
+// line draws line l, whose last value is last, and its entry in the
+// legend.
+func (c *chartView) line(l int, pts []string, name string, last int64) {
 	class := fmt.Sprintf("line c%d", l%series.MaxLines)
-	pl := rawSVG("polyline", "class", class, "points", strings.Join(pts, " "))
-	pl.Call("setAttribute", "data-name", name)
+	pl := rawSVG("polyline", "class", class, "points", strings.Join(pts, " "), "data-name", name, "data-last", strconv.FormatInt(last, 10))
 	c.svg.Call("append", pl)
 	li := el("li", class, name)
 	c.legend.AppendChild(li)

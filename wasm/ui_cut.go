@@ -9,6 +9,10 @@ package main
 // messages that cross it backwards, in red, and those in flight across it,
 // the channels' states a snapshot there records. The cut starts at the
 // cursor, for every process.
+//
+// In a run of a snapshot algorithm, "Snapshot" (S) draws the cut the
+// processes recorded instead, one snapshot after another, and says what
+// they recorded: each balance, each channel's transfers, and the total.
 
 import (
 	"fmt"
@@ -18,6 +22,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"dsim/core/trace"
+	"dsim/wasm/replay"
 )
 
 type cutTool struct {
@@ -25,6 +30,11 @@ type cutTool struct {
 	button  dom.Element
 	verdict dom.Element // what the cut is, for everyone
 	on      bool
+	// snap offers the recorded cuts, recs, of which rec is drawn (-1:
+	// the cut is the user's).
+	snap dom.Element
+	recs []replay.Recording
+	rec  int
 	// at is, per process position, the index of the last event the cut
 	// holds (-1: none); back and flight are the flights of the messages
 	// across it, for the highlight.
@@ -43,6 +53,13 @@ func newCutTool(d *diagramView, tools dom.Element, add func(tag string, attrs ..
 	c.button.SetAttribute("title", "Draw a cut: click a point on each process line; the page says whether the cut is consistent (C)")
 	onClick(c.button, func() { c.toggle() })
 	tools.AppendChild(c.button)
+	c.snap, c.rec = el("button", "", "Snapshot"), -1
+	c.snap.SetAttribute("type", "button")
+	c.snap.SetAttribute("id", "snapshot-cut")
+	c.snap.SetAttribute("title", "Draw the cut a snapshot recorded, and say what it recorded; again: the next snapshot (S)")
+	show(c.snap, false)
+	onClick(c.snap, func() { c.nextRecording() })
+	tools.AppendChild(c.snap)
 	c.verdict = el("span", "cut-verdict", "")
 	c.verdict.SetAttribute("role", "status")
 	show(c.verdict, false)
@@ -56,7 +73,7 @@ func newCutTool(d *diagramView, tools dom.Element, add func(tag string, attrs ..
 // toggle turns the tool on, with the cut at the cursor, or off.
 func (c *cutTool) toggle() {
 	a := c.d.a
-	c.on = !c.on && a.r != nil
+	c.on, c.rec = !c.on && a.r != nil, -1
 	c.button.SetAttribute("aria-pressed", fmt.Sprint(c.on))
 	if c.on {
 		c.at = make([]int, len(a.r.Nodes))
@@ -74,11 +91,36 @@ func (c *cutTool) toggle() {
 	c.d.dirty()
 }
 
-// off turns the tool off, as a new world or window does.
-func (c *cutTool) off() {
+// reset turns the tool off and forgets the recorded cuts, as a new world
+// or window does.
+func (c *cutTool) reset() {
 	if c.on {
 		c.toggle()
 	}
+	c.recs = nil
+	show(c.snap, false)
+}
+
+// offerRecordings offers the snapshots the world shown recorded.
+func (c *cutTool) offerRecordings() {
+	if r := c.d.a.r; r != nil {
+		c.recs = r.Recordings()
+	}
+	show(c.snap, len(c.recs) > 0)
+}
+
+// nextRecording draws the cut of the next recorded snapshot.
+func (c *cutTool) nextRecording() {
+	if len(c.recs) == 0 {
+		return
+	}
+	if !c.on {
+		c.toggle()
+	}
+	c.rec = (c.rec + 1) % len(c.recs)
+	c.at = append(c.at[:0], c.recs[c.rec].At...)
+	c.judge()
+	c.d.dirty()
 }
 
 // click puts the cut point of the process whose line is at y at time x.
@@ -89,7 +131,7 @@ func (c *cutTool) click(x, y float64) {
 		return
 	}
 	t := d.v.T(x)
-	c.at[p] = -1
+	c.at[p], c.rec = -1, -1
 	for i := a.first; i < len(a.r.Events) && float64(a.r.Events[i].T) <= t; i++ {
 		if a.r.NodeOf(i) == p {
 			c.at[p] = i
@@ -101,7 +143,8 @@ func (c *cutTool) click(x, y float64) {
 
 // judge says what the cut is and finds the flights to highlight.
 func (c *cutTool) judge() {
-	v := c.d.a.r.JudgeCut(c.at)
+	r := c.d.a.r
+	v := r.JudgeCut(c.at)
 	c.back, c.flight = c.flights(v.Backward), c.flights(v.InFlight)
 	var b strings.Builder
 	if v.Consistent() {
@@ -113,6 +156,12 @@ func (c *cutTool) judge() {
 	}
 	if len(v.InFlight) > 0 {
 		fmt.Fprintf(&b, "; %s in flight across it (%s)", plural(len(v.InFlight), "message"), names(v.InFlight))
+	}
+	c.verdict.RemoveAttribute("data-snapshot")
+	if c.rec >= 0 {
+		rec := &c.recs[c.rec]
+		c.verdict.SetAttribute("data-snapshot", itoa(rec.ID))
+		b.WriteString(". " + recorded(rec, r.Nodes))
 	}
 	c.verdict.SetTextContent(b.String())
 }
@@ -136,6 +185,32 @@ func (c *cutTool) flights(xs []trace.Crossing) []int {
 		}
 	}
 	return out
+}
+
+// recorded says what snapshot rec recorded: each balance, the transfers
+// in each channel, and the total.
+func recorded(rec *replay.Recording, ids []int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Snapshot %d recorded", rec.ID)
+	sep := ": "
+	for p, ok := range rec.Recorded {
+		if ok {
+			fmt.Fprintf(&b, "%sP%d %d", sep, ids[p], rec.Balance[p])
+			sep = ", "
+		}
+	}
+	for _, ch := range rec.Channels {
+		for k, amount := range ch.Amounts {
+			fmt.Fprintf(&b, "%s%d in the channel %d→%d (transfer #%d)", sep, amount, ch.From, ch.To, ch.IDs[k])
+			sep = ", "
+		}
+	}
+	if rec.Complete() {
+		fmt.Fprintf(&b, "; total %d", rec.Total())
+	} else {
+		b.WriteString("; not every process recorded its state yet")
+	}
+	return b.String()
 }
 
 // names lists messages as KIND from→to, the first few.

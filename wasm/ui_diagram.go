@@ -222,7 +222,7 @@ func (d *diagramView) reset() {
 	d.gutter = 14 + labelCharW*float64(n+1)
 	d.tip.Set("hidden", true)
 	d.strip.build(nil) // until showWorld builds the world's
-	d.cut.off()
+	d.cut.reset()
 	d.resetKinds()
 	d.pressFold()
 	d.dirty()

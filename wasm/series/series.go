@@ -234,9 +234,13 @@ func Build(each func(func(*trace.Event)), ids []int, end int64, cols int, v Valu
 			env.cover(h.col, cols-1, h.val)
 		}
 	}
-	for l := range cur {
+	for l, id := range ch.Procs {
 		if cur[l].used {
 			ch.Lines[l] = cur[l].points(curCol[l], ch.Lines[l])
+		}
+		// a live process's value holds to the end of the run
+		if h := last[id]; steps && h != nil && h.live && h.col < cols-1 {
+			ch.Lines[l] = append(ch.Lines[l], Point{cols - 1, h.val})
 		}
 	}
 	ch.Lo, ch.Hi, ch.Has = env.columns()

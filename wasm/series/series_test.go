@@ -132,7 +132,7 @@ func TestStateKeySteps(t *testing.T) {
 		t.Fatal("Has does not find the balance alone")
 	}
 	ch := Build(each, []int{1, 2}, 99, 10, StateKey("balance"), true)
-	want := [][]Point{{{0, 1000}, {2, 1000}, {2, 1100}, {5, 1100}, {5, 1111}}, {{0, 1000}, {3, 1000}, {3, 1010}, {6, 1010}, {6, 1110}}}
+	want := [][]Point{{{0, 1000}, {2, 1000}, {2, 1100}, {5, 1100}, {5, 1111}, {9, 1111}}, {{0, 1000}, {3, 1000}, {3, 1010}, {6, 1010}, {6, 1110}, {9, 1110}}}
 	for l := range want {
 		if !slices.Equal(ch.Lines[l], want[l]) {
 			t.Errorf("replica %d: %v, want %v", ch.Procs[l], ch.Lines[l], want[l])

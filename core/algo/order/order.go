@@ -93,7 +93,7 @@ var State = []algo.StateKey{
 	{Key: KeyDelivered, Doc: `"<origin>:<seq>", the message last delivered to the application: seq-th multicast of process origin`},
 	{Key: KeyHeld, Doc: "how many received messages wait in the hold-back queue"},
 	{Key: KeyPost, Doc: `app="board": the payload of the last message delivered with one`},
-	{Key: KeyBalance, Doc: `app="bank": the replica's balance after the updates delivered so far`},
+	{Key: KeyBalance, Doc: `app="bank": the replica's balance after the updates delivered so far`, Chart: true},
 }
 
 // Process is the ordering side of a process: Multicast sends the message

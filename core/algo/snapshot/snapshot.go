@@ -49,7 +49,7 @@ func init() {
 
 // State documents the keys, for the algorithms' specs.
 var State = []algo.StateKey{
-	{Key: KeyBalance, Doc: "the account's balance: the initial balance, less the transfers sent, plus those received"},
+	{Key: KeyBalance, Doc: "the account's balance: the initial balance, less the transfers sent, plus those received", Chart: true},
 	{Key: KeyRecorded, Doc: "[s, balance]: set when the process records its state for snapshot s (the recorded cut passes here, before the delivery that made it record, if any)"},
 	{Key: KeyChannel, Doc: "[s, from, id1, amount1, id2, amount2, ...]: set when the process has recorded the state of its channel from process from for snapshot s: the transfers in flight on it, by the id their sender gave them, with their amounts"},
 }
