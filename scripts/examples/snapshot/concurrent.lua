@@ -4,7 +4,7 @@
 -- initiating state recording concurrently"); the lecture notes "Synchronization, Coordination and
 -- Agreement", section 3.1.3.3 "Global State and State Recording".
 --
--- Four accounts of 100 (the bank holds 400) moving money at random, 8 transfers each, on FIFO links
+-- Four accounts of 100 (the bank holds 400) moving money at random, up to 8 transfers each, on FIFO links
 -- of 1 to 6 ticks. At t=20 P1 initiates snapshot 1 and P3 snapshot 2: each marker carries its
 -- snapshot's id and every process keeps a record per snapshot, so the two run through each other.
 -- Each records a consistent cut, judged from the trace with w:consistent, whose channel states are
