@@ -106,3 +106,12 @@ func TestSnapshotProperties(t *testing.T) {
 		})
 	}
 }
+
+// TestSnapshotCheckersIgnoreOtherRuns: a run without balances keeps nothing
+// per message, even of a message that looks like a transfer.
+func TestSnapshotCheckersIgnoreOtherRuns(t *testing.T) {
+	m := feed(cs(0, 1, "released"), money(1, trace.Send, 1, 2, 1), money(2, trace.Deliver, 1, 2, 1))
+	if len(m.snap.sent) != 0 || m.snap.pending != nil || len(m.snap.procs) != 0 {
+		t.Errorf("kept %d messages, %v pending and %d processes", len(m.snap.sent), m.snap.pending, len(m.snap.procs))
+	}
+}

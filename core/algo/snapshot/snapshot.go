@@ -22,6 +22,7 @@ package snapshot
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"dsim/core/algo"
@@ -197,14 +198,11 @@ func ID(ctx proc.Context, args proc.Args) (int, error) {
 	return args.Int("id", int(ctx.Self()))
 }
 
+// only rejects arguments other than keys.
 func only(name string, args proc.Args, keys ...string) error {
 	for k := range args {
-		ok := false
-		for _, want := range keys {
-			ok = ok || k == want
-		}
-		if !ok {
-			return fmt.Errorf("command %q takes only %s, got %s", name, strings.Join(keys, "=, ")+"=", args)
+		if !slices.Contains(keys, k) {
+			return fmt.Errorf("command %q takes only %s=, got %s", name, strings.Join(keys, "=, "), args)
 		}
 	}
 	return nil

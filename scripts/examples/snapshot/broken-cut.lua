@@ -1,7 +1,7 @@
 -- Chandy and Lamport's snapshot needs FIFO channels, and Lai and Yang's does not: Coulouris,
 -- Dollimore and Kindberg, "Distributed Systems: Concepts and Design" (5th ed.), section 14.5.3 "The
--- 'snapshot' algorithm of Chandy and Lamport" (the algorithm "assumes ... channels are
--- unidirectional and provide FIFO-ordered message delivery"); Kshemkalyani and Singhal,
+-- 'snapshot' algorithm of Chandy and Lamport" (which assumes channels with FIFO-ordered message
+-- delivery); Kshemkalyani and Singhal,
 -- "Distributed Computing: Principles, Algorithms, and Systems", section 4.5.1 "Lai-Yang algorithm".
 --
 -- Two accounts of 100: the bank holds 200. At t=0 P1 sends 30 to P2 on a slow path (10 ticks). At
@@ -9,8 +9,9 @@
 -- The links do not keep order: the 20, sent after the recording, reaches P2 at t=2, before the
 -- marker, so P2 records 120 at t=6 with the 20 in it, while P1 recorded 70 before sending it: the
 -- 20 is counted twice. The 30, sent before the marker, arrives after it at t=10, so the channel
--- P1 -> P2 is recorded empty and the 30 is lost. Recorded: 70 + 120 = 190 instead of 200. snapshot.consistent names the 20 (received inside the cut, sent outside) and
--- snapshot.conserved the total.
+-- P1 -> P2 is recorded empty and the 30 is lost. Recorded: 70 + 120 = 190 instead of 200.
+-- snapshot.consistent names the 20 (received inside the cut, sent outside) and snapshot.conserved
+-- the total.
 --
 -- The same schedule with snapshot.laiyang: the 20 is red (P1 sent it after recording), so P2
 -- records its state (100) before receiving it; the 30 is white and arrives after P2 turned red, so

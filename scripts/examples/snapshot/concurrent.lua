@@ -4,7 +4,7 @@
 -- initiating state recording concurrently"); the lecture notes "Synchronization, Coordination and
 -- Agreement", section 3.1.3.3 "Global State and State Recording".
 --
--- Four accounts of 100 (the bank holds 400) moving money at random, 8 transfers each, on FIFO links
+-- Four accounts of 100 (the bank holds 400) moving money at random, up to 8 transfers each, on FIFO links
 -- of 1 to 6 ticks. At t=20 P1 initiates snapshot 1 and P3 snapshot 2: each marker carries its
 -- snapshot's id and every process keeps a record per snapshot, so the two run through each other.
 -- Each records a consistent cut, judged from the trace with w:consistent, whose channel states are
@@ -64,3 +64,22 @@ for s = 1, 2 do
 end
 expect(snaps[1].balances == 326 and snaps[1].channels == 74 and snaps[2].balances == 316 and snaps[2].channels == 84,
        "two different cuts of the same run (seed 7): 326 + 74 and 316 + 84")
+
+-- Lai and Yang's colours take one snapshot however many processes initiate it: the same bank on
+-- links in any order, P1 and P3 turning red at t=20. Their snapshot (id 1) adds up to 400, and the
+-- world records snapshot.consistent and snapshot.conserved at the end.
+local ly = sim.world{ algorithm = "snapshot.laiyang", ids = { 1, 2, 3, 4 }, latency = { "uniform", 1, 6 }, fifo = false,
+                      seed = 7, config = { balance = 100, events = 8, rate = 0.2 } }
+ly:at(20, function()
+  ly:command(1, "snapshot")
+  ly:command(3, "snapshot")
+end)
+ly:run()
+local total, states = 0, 0
+for _, e in ipairs(ly:events{ type = "state" }) do
+  if e.key == "recorded" then total, states = total + e.value[2], states + 1 end
+  if e.key == "channel" then
+    for i = 4, #e.value, 2 do total = total + e.value[i] end
+  end
+end
+expect(states == 4 and total == 400, string.format("Lai-Yang: %d recorded states adding up, with the channels, to %d", states, total))

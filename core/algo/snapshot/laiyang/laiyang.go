@@ -64,7 +64,8 @@ Assumptions: channels in any order (the point of the colours), no message lost o
 			b := snapshot.NewBank(v)
 			return func(proc.NodeID) proc.Node { return &node{Bank: b} }, nil
 		},
-		Memory: algo.Memory{Boot: algo.Bytes(160), BootEvents: 1},
+		// The node and its three counter maps, empty until messages come.
+		Memory: algo.Memory{Boot: algo.Bytes(240), BootEvents: 1},
 	})
 }
 
