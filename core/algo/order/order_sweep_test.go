@@ -93,27 +93,17 @@ func TestSweep(t *testing.T) {
 				name += "/" + fmt.Sprint(config["variant"])
 			}
 			t.Run(name, func(t *testing.T) {
-				first, last := uint64(1), uint64(*sweepSeeds)
-				if testing.Short() {
-					last /= 5
-				}
-				if *sweepSeed != 0 {
-					first, last = *sweepSeed, *sweepSeed
-				}
-				failed := 0
-				for seed := first; seed <= last; seed++ {
+				algotest.Seeds(t, "./core/algo/order", *sweepSeeds, *sweepSeed, func(seed uint64) string {
 					w, world := sweepWorld(t, spec, config, seed)
 					err := w.Judge(algo.PropertyNames(spec.Properties)...)
 					if err == nil {
 						err = allDelivered(w, slices.Contains(spec.Properties, order.Total))
 					}
 					if err != nil {
-						t.Errorf("%s seed %d: %s: %v\nreplay: go test ./core/algo/order -run 'TestSweep/%s$' -sweep.seed=%d -v", name, seed, world, err, name, seed)
-						if failed++; failed == 3 {
-							t.Fatalf("%s: stopping after %d failing seeds", spec.Name, failed)
-						}
+						return fmt.Sprintf("%s: %v", world, err)
 					}
-				}
+					return ""
+				})
 			})
 		}
 	}

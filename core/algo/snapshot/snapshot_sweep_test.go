@@ -145,24 +145,13 @@ func TestSweep(t *testing.T) {
 		}
 		found++
 		t.Run(spec.Name, func(t *testing.T) {
-			first, last := uint64(1), uint64(*sweepSeeds)
-			if testing.Short() {
-				last /= 5
-			}
-			if *sweepSeed != 0 {
-				first, last = *sweepSeed, *sweepSeed
-			}
-			failed := 0
-			for seed := first; seed <= last; seed++ {
+			algotest.Seeds(t, "./core/algo/snapshot", *sweepSeeds, *sweepSeed, func(seed uint64) string {
 				checkers, cuts, world := sweepOne(t, spec, seed, false)
 				if msg := checkers + cuts; msg != "" {
-					t.Errorf("%s seed %d: %s: %s\nreplay: go test ./core/algo/snapshot -run 'TestSweep/%s$' -sweep.seed=%d -v",
-						spec.Name, seed, world, msg, spec.Name, seed)
-					if failed++; failed == 3 {
-						t.Fatalf("%s: stopping after %d failing seeds", spec.Name, failed)
-					}
+					return world + ": " + msg
 				}
-			}
+				return ""
+			})
 		})
 	}
 	if found < 2 {

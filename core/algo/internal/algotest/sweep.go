@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"testing"
 
 	"dsim/core/algo"
 	"dsim/core/sim"
@@ -57,4 +58,28 @@ func Partition(a algo.Assumptions, seed uint64, s *sim.Sim, ids []sim.NodeID, wi
 	s.At(at, func() { _ = s.Partition(groups) })
 	s.At(healed, s.Heal)
 	return []string{fmt.Sprintf("t=%d partition %v", at, groups), fmt.Sprintf("t=%d heal", healed)}, healed
+}
+
+// Seeds runs a sweep's seeds, 1 to n (a fifth of them with -short), or
+// only seed only when it is not 0: run judges one and says what went wrong
+// ("" for nothing). A failure names the seed and the command that runs it
+// again, pkg's test of this name with -sweep.seed; the test stops after
+// three failing seeds.
+func Seeds(t *testing.T, pkg string, n int, only uint64, run func(seed uint64) string) {
+	first, last := uint64(1), uint64(n)
+	if testing.Short() {
+		last /= 5
+	}
+	if only != 0 {
+		first, last = only, only
+	}
+	failed := 0
+	for seed := first; seed <= last; seed++ {
+		if msg := run(seed); msg != "" {
+			t.Errorf("seed %d: %s\nreplay: go test %s -run '%s$' -sweep.seed=%d -v", seed, msg, pkg, t.Name(), seed)
+			if failed++; failed == 3 {
+				t.Fatalf("stopping after %d failing seeds", failed)
+			}
+		}
+	}
 }
