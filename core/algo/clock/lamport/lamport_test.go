@@ -14,10 +14,7 @@ import (
 // start makes process self of 1..3 with the given configuration, booted.
 func start(t *testing.T, self proc.NodeID, cfg map[string]any) (proc.Node, *algotest.Fake) {
 	t.Helper()
-	n := algotest.Process(t, "clock.lamport", cfg, self)
-	f := algotest.NewFake(self, 1, 2, 3)
-	n.Start(f)
-	return n, f
+	return algotest.Booted(t, "clock.lamport", cfg, self, 1, 2, 3)
 }
 
 // TestRules drives one process through each kind of event and reads its

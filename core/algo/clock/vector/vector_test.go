@@ -46,9 +46,7 @@ func TestRules(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			n := algotest.Process(t, "clock.vector", nil, 2)
-			f := algotest.NewFake(2, 1, 2, 3)
-			n.Start(f)
+			n, f := algotest.Booted(t, "clock.vector", nil, 2, 1, 2, 3)
 			if tc.from != nil {
 				n.(*node).v = slices.Clone(tc.from)
 			}
@@ -73,9 +71,7 @@ func TestRules(t *testing.T) {
 // TestSentVectorIsACopy: a message keeps the vector of its send when the
 // sender's clock moves on.
 func TestSentVectorIsACopy(t *testing.T) {
-	n := algotest.Process(t, "clock.vector", nil, 1)
-	f := algotest.NewFake(1, 1, 2)
-	n.Start(f)
+	n, f := algotest.Booted(t, "clock.vector", nil, 1, 1, 2)
 	if err := n.Command(f, "send", proc.Args{"to": 2}); err != nil {
 		t.Fatal(err)
 	}

@@ -180,3 +180,13 @@ func Process(t testing.TB, name string, config map[string]any, id proc.NodeID) p
 	}
 	return factory(id)
 }
+
+// Booted is process self of algorithm name (configuration config) among
+// ids, started on a Fake, for a rule test.
+func Booted(t testing.TB, name string, config map[string]any, self proc.NodeID, ids ...proc.NodeID) (proc.Node, *Fake) {
+	t.Helper()
+	n := Process(t, name, config, self)
+	f := NewFake(self, ids...)
+	n.Start(f)
+	return n, f
+}

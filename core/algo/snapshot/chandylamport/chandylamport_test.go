@@ -12,10 +12,7 @@ import (
 // start makes process self of 1..3 with 100 in its account, booted.
 func start(t *testing.T, self proc.NodeID) (proc.Node, *algotest.Fake) {
 	t.Helper()
-	n := algotest.Process(t, "snapshot.chandylamport", map[string]any{"balance": 100}, self)
-	f := algotest.NewFake(self, 1, 2, 3)
-	n.Start(f)
-	return n, f
+	return algotest.Booted(t, "snapshot.chandylamport", map[string]any{"balance": 100}, self, 1, 2, 3)
 }
 
 func markers(s int, to ...proc.NodeID) []algotest.Sent {
@@ -138,9 +135,7 @@ func TestCommandErrors(t *testing.T) {
 // transfers of 1..its balance to other processes, and the money it sent is
 // what left its account.
 func TestWorkload(t *testing.T) {
-	n := algotest.Process(t, "snapshot.chandylamport", map[string]any{"balance": 50, "events": 20, "rate": 0.5}, 1)
-	f := algotest.NewFake(1, 1, 2, 3)
-	n.Start(f)
+	n, f := algotest.Booted(t, "snapshot.chandylamport", map[string]any{"balance": 50, "events": 20, "rate": 0.5}, 1, 1, 2, 3)
 	for i := range 20 {
 		d, ok := f.Timers[snapshot.TimerTransfer]
 		if !ok || d < 1 || d > 3 {

@@ -12,10 +12,7 @@ import (
 // start makes process self of 1..3 with 100 in its account, booted.
 func start(t *testing.T, self proc.NodeID) (proc.Node, *algotest.Fake) {
 	t.Helper()
-	n := algotest.Process(t, "snapshot.laiyang", map[string]any{"balance": 100}, self)
-	f := algotest.NewFake(self, 1, 2, 3)
-	n.Start(f)
-	return n, f
+	return algotest.Booted(t, "snapshot.laiyang", map[string]any{"balance": 100}, self, 1, 2, 3)
 }
 
 func state(t *testing.T, f *algotest.Fake, key string, want []int) {
