@@ -51,6 +51,9 @@ var checkers = []Checker{
 	{mutex.Ordering, []string{mutex.KeyCS, mutex.KeyStamp}, (*Monitor).ordering, func(m *Monitor) uint64 { return m.mutex.disorderSeq }},
 	{clock.Lamport, []string{clock.KeyLamport}, (*Monitor).lamportClock, func(m *Monitor) uint64 { return m.lamport.bad.seq }},
 	{clock.Vector, []string{clock.KeyVector}, (*Monitor).vectorClock, func(m *Monitor) uint64 { return m.vector.bad.seq }},
+	{clock.Skew, physKeys, (*Monitor).clockSkew, func(m *Monitor) uint64 { return m.phys.skew.seq }},
+	{clock.Accuracy, physKeys, (*Monitor).clockAccuracy, func(m *Monitor) uint64 { return m.phys.accurate.seq }},
+	{clock.Monotonic, nil, (*Monitor).clockMonotonic, func(m *Monitor) uint64 { return m.phys.mono.seq }},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -83,6 +86,7 @@ type Monitor struct {
 	election electionState
 	lamport  lamportState
 	vector   vectorState
+	phys     physState
 }
 
 // New returns a monitor of a run that has not started yet.
@@ -92,6 +96,7 @@ func New() *Monitor {
 		election: electionState{procs: map[int]*member{}},
 		lamport:  lamportState{procs: map[int]*lamportProc{}, sent: map[uint64]stampedAt{}},
 		vector:   vectorState{procs: map[int]*vecProc{}, sent: map[uint64][]int32{}},
+		phys:     physState{byID: map[int]*physProc{}, refs: map[string]*physRef{}},
 	}
 }
 
@@ -101,6 +106,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.election.observe(e)
 	m.lamport.observe(e)
 	m.vector.observe(e)
+	m.phys.observe(e)
 }
 
 // Verdict is the outcome of one property.

@@ -3,6 +3,8 @@
 package all
 
 import (
+	_ "dsim/core/algo/clock/berkeley"
+	_ "dsim/core/algo/clock/cristian"
 	_ "dsim/core/algo/clock/lamport"
 	_ "dsim/core/algo/clock/vector"
 	_ "dsim/core/algo/election/activelist"
