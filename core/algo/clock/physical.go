@@ -237,6 +237,37 @@ func Memory(boot uint64, bootEvents, period int, perPeer uint64) algo.Memory {
 	}}
 }
 
+// Slewer slews the clock and knows when the slew is done: a round trip
+// timed across a slew, or a clock read while it still has to gain, would
+// be taken for the clock's own, so the algorithms start no round while
+// one is in progress.
+type Slewer struct{ busy bool }
+
+// TimerSlewed is the tag of the timer that marks the end of a slew.
+const TimerSlewed = "slewed"
+
+// Slew slews as the function Slew, and is busy until it is done.
+func (s *Slewer) Slew(ctx proc.Context, delta, over proc.Duration) proc.Duration {
+	over = Slew(ctx, delta, over)
+	if over > 0 && delta != 0 {
+		s.busy = true
+		ctx.SetTimer(over, TimerSlewed)
+	}
+	return over
+}
+
+// Busy reports whether a slew is in progress.
+func (s *Slewer) Busy() bool { return s.busy }
+
+// Done ends the slew when tag is the end's, and reports whether it was.
+func (s *Slewer) Done(tag string) bool {
+	if tag != TimerSlewed {
+		return false
+	}
+	s.busy = false
+	return true
+}
+
 // Slew slews the clock by delta over at least `over` ticks, longer for a
 // loss that would otherwise lose a tick per tick, so that it never runs
 // backwards; it returns the ticks it takes. A delta beyond proc.MaxDelay

@@ -33,11 +33,10 @@ type Adjust struct {
 func (Adjust) Kind() string { return "ADJUST" }
 
 // Timer tags: round polls the clocks, gather ends a round's waiting for
-// replies, settled marks the end of a slew.
+// replies.
 const (
-	timerRound   = "round"
-	timerGather  = "gather"
-	timerSettled = "settled"
+	timerRound  = "round"
+	timerGather = "gather"
 )
 
 // layerName is the election layer's: its keys read election_*.
@@ -52,7 +51,7 @@ func init() {
 		Name:    "clock.berkeley",
 		Summary: "the Berkeley algorithm: an elected master polls every clock, averages those within cutoff of each other (RTT/2 estimates) and sends each process its own adjustment, which it slews",
 		Description: `Text: Coulouris et al., "Distributed Systems: Concepts and Design", section 14.3.3 "The Berkeley algorithm"; Tanenbaum and van Steen, "Distributed Systems: Principles and Paradigms", section 6.1.3 "Clock Synchronization Algorithms", Figure 6-7 (the seed's section 3.1 names only the heading).
-Rules: every period ticks the master polls the other processes (TIME?); each answers with its clock (TIME). The master estimates each clock's offset from its own as t + T_round/2 − (its clock at the reply), the error of the estimate being at most T_round/2 − min. It takes a fault-tolerant average (Coulouris): of the largest subset of offsets, its own 0 among them, that differ from one another by at most cutoff (the earliest such subset on a tie), ignoring the others, and sends each process, excluded ones too, the amount to adjust its clock by: the average minus its offset (Tanenbaum's 3:00, 3:25, 2:50: +0:05, −0:20, +0:15). Processes slew by the adjustment over slew ticks (more when it would lose a tick per tick), never setting a clock back, the master too.
+Rules: every period ticks the master polls the other processes (TIME?); each answers with its clock (TIME). The master estimates each clock's offset from its own as t + T_round/2 − (its clock at the reply), the error of the estimate being at most T_round/2 − min. It takes a fault-tolerant average (Coulouris): of the largest subset of offsets, its own 0 among them, that differ from one another by at most cutoff (the earliest such subset on a tie), ignoring the others, and sends each process, excluded ones too, the amount to adjust its clock by: the average minus its offset (Tanenbaum's 3:00, 3:25, 2:50: +0:05, −0:20, +0:15). Processes slew by the adjustment over slew ticks (more when it would lose a tick per tick), never setting a clock back, the master too; a process still slewing does not answer a poll, and a master still slewing starts no round (a clock read mid-slew would be estimated short of what it has yet to gain).
 The master is chosen by election.bully as a second layer (its keys read election_*): the highest process calls an election at boot (where the bully's elections all end, for n messages), and the process whose election layer sets leader to itself is the master; followers probe it every election_probe ticks, so a crashed master is replaced.
 Claims: the round's average is the reference (clock_ref names the master and the round); each process claims the error of its estimate plus the drift since (ρ from drift_ppm, twice: the master's clock drifts too) plus what it is still to slew, and only the error once the slew is done. The master claims 0. clock.skew compares the processes of one round; Berkeley makes no claim about true time.
 Assumptions: no message arrives in less than min ticks, nor later than timeout (the gather window is timeout ticks: a later reply is not averaged), clocks drift by at most drift_ppm; the bully's own assumptions. A process whose reply is lost keeps its previous round's claim until the next.`,
@@ -97,6 +96,7 @@ type config struct {
 
 type node struct {
 	config
+	clock.Slewer
 	layers compose.Layers
 	claim  clock.Claim
 	master bool
@@ -145,7 +145,11 @@ func (p *node) Start(ctx proc.Context) {
 func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	switch m := m.(type) {
 	case clock.Request:
-		clock.Answer(ctx, from, m, 0, 0)
+		// A clock still slewing would be estimated short of the part it
+		// has yet to gain: it sits this round out.
+		if !p.Busy() {
+			clock.Answer(ctx, from, m, 0, 0)
+		}
 	case clock.Reply:
 		if p.master && m.Seq == int(p.round) && !slices.ContainsFunc(p.samples, func(s clock.Sample) bool { return s.From == from }) {
 			p.samples = append(p.samples, clock.Sample{From: from, T1: p.round, T2: m.T2, T3: m.T3, T4: ctx.Now()})
@@ -158,11 +162,20 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 }
 
 func (p *node) Timer(ctx proc.Context, tag string) {
+	if p.Done(tag) {
+		p.claim.Set(ctx, ctx.Get(clock.KeyRef).(string), p.settle)
+		return
+	}
 	switch tag {
 	case timerRound:
 		// The master polls every other process at once: the round is named
-		// by its clock at the poll, which every request carries.
+		// by its clock at the poll, which every request carries. Not while
+		// its own clock slews: its estimates would be off by the rest.
 		ctx.SetTimer(p.period, timerRound)
+		if p.Busy() {
+			ctx.Log("slewing: no round")
+			return
+		}
 		p.round, p.samples = ctx.Now(), p.samples[:0]
 		for _, id := range ctx.Peers() {
 			ctx.Send(id, clock.Request{Seq: int(p.round)})
@@ -170,8 +183,6 @@ func (p *node) Timer(ctx proc.Context, tag string) {
 		ctx.SetTimer(p.timeout, timerGather)
 	case timerGather:
 		p.average(ctx)
-	case timerSettled:
-		p.claim.Set(ctx, ctx.Get(clock.KeyRef).(string), p.settle)
 	}
 }
 
@@ -246,13 +257,12 @@ func Adjustments(est []Estimate, cutoff int) (adj []int, kept int) {
 // distance from the round's average: err, plus the slew still to come
 // until it is done.
 func (p *node) adjust(ctx proc.Context, ref string, delta, err int) {
-	over := clock.Slew(ctx, proc.Duration(delta), p.slew)
+	over := p.Slew(ctx, proc.Duration(delta), p.slew)
 	if over == 0 {
 		return
 	}
 	p.claim.Set(ctx, ref, err+max(delta, -delta))
 	p.settle = err + 2*p.drift.Grow(int(over))
-	ctx.SetTimer(over, timerSettled)
 }
 
 func (p *node) Command(ctx proc.Context, name string, args proc.Args) error {

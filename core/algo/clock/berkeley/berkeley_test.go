@@ -67,14 +67,15 @@ func TestRound(t *testing.T) {
 	if f.State[clock.KeyBound] != 3 || f.State[clock.KeyRef] != "1@180" {
 		t.Errorf("master's claim %v against %v, want 3 (its slew to come) against 1@180", f.State[clock.KeyBound], f.State[clock.KeyRef])
 	}
-	n.Timer(f, "settled")
+	n.Timer(f, clock.TimerSlewed)
 	if f.State[clock.KeyBound] != 0 {
 		t.Errorf("slewed: claim %v, want 0", f.State[clock.KeyBound])
 	}
 }
 
 // TestSlave: a process slews the master's adjustment, a loss slowly
-// enough never to run back, and ignores one from another process.
+// enough never to run back, and ignores one from another process; it
+// answers polls once the slew is done.
 func TestSlave(t *testing.T) {
 	n := algotest.Process(t, "clock.berkeley", map[string]any{"drift_ppm": 0, "election_leader": 3}, 2)
 	f := algotest.NewFake(2, 1, 2, 3)
@@ -85,6 +86,14 @@ func TestSlave(t *testing.T) {
 		t.Errorf("slews %v, claim %v against %v: want -150 over 151, claim 152 against 3@7", f.Slews, f.State[clock.KeyBound], f.State[clock.KeyRef])
 	}
 	f.Time = 33
+	n.Receive(f, 1, clock.Request{Seq: 4})
+	if s := f.Take(); len(s) != 0 {
+		t.Errorf("answered while slewing: %v", s)
+	}
+	n.Timer(f, clock.TimerSlewed)
+	if f.State[clock.KeyBound] != 2 {
+		t.Errorf("slewed: claim %v, want 2", f.State[clock.KeyBound])
+	}
 	n.Receive(f, 1, clock.Request{Seq: 4})
 	if s := f.Take(); !slices.Equal(s, []algotest.Sent{{To: 1, Msg: clock.Reply{Seq: 4, T2: 33, T3: 33}}}) {
 		t.Errorf("answer %v", s)

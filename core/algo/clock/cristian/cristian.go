@@ -21,7 +21,7 @@ func init() {
 		Summary: "Cristian's method: every period each client asks the time server k times, keeps the reply with the smallest round trip and sets its clock to t + T_round/2, accurate to ±(T_round/2 − min)",
 		Description: `Text: Coulouris et al., "Distributed Systems: Concepts and Design", section 14.3.2 "Cristian's method for synchronizing clocks"; Tanenbaum and van Steen, "Distributed Systems: Principles and Paradigms", section 6.1.3 "Clock Synchronization Algorithms" (the seed's section 3.1 names only the heading).
 Rules: a process p sends a request m_r to the time server S, whose clock is the reference (config server), and S replies at once with m_t holding its clock's reading t. p measures the round trip T_round on its own clock and sets its clock to t + T_round/2 (rounded down). Since each crossing takes at least min ticks, S read t between min after m_r left and min before m_t arrived: the clock is accurate to ±(T_round/2 − min). Each round p makes k requests one after another and uses the one with the smallest T_round, "the most accurate" (Coulouris); rounds start every period ticks of p's clock.
-Correction: step (the default, Coulouris's "sets its clock to") jumps the clock, back when it was fast; step=false slews it over period ticks instead, as Tanenbaum's "time must never run backward": the change is spread so the clock never goes back.
+Correction: step (the default, Coulouris's "sets its clock to") jumps the clock, back when it was fast; step=false slews it over period ticks instead (a round due meanwhile is skipped: its round trips would be timed on a clock that gains or loses as it goes), as Tanenbaum's "time must never run backward": the change is spread so the clock never goes back.
 Claims: the server claims bound 0 against true time at boot (it is a UTC receiver); a client, once corrected, claims ceil(T_round/2) − min, plus the server's own claim and ceil(ρ·T_round) + 1 for its own clock's drift over the round trip when drift_ppm > 0; with step=false it claims that plus the size of the slew while slewing. clock.accuracy and clock.skew judge these claims.
 Assumptions: no message arrives in less than min ticks (a shorter crossing makes the claimed bound too small: the run leaves the model and clock.accuracy can fail), clocks drift by at most drift_ppm, a reply within timeout (a later one is ignored; a lost request is retried at the next request or round). Crashes and recoveries of clients are harmless (a recovered client claims nothing until its next correction); a crashed server leaves its clients uncorrected.`,
 		Topology: "complete",
@@ -63,6 +63,7 @@ type config struct {
 type node struct {
 	config
 	clock.Asker
+	clock.Slewer
 	claim  clock.Claim
 	server proc.NodeID
 	asked  int          // requests made this round
@@ -106,8 +107,13 @@ func (p *node) Timer(ctx proc.Context, tag string) {
 	switch {
 	case p.TimedOut(tag):
 		p.next(ctx)
+	case p.Done(tag):
 	case tag == timerRound:
 		ctx.SetTimer(p.period, timerRound)
+		if p.Busy() {
+			ctx.Log("slewing: no requests this round")
+			return
+		}
 		p.asked, p.have = 0, false
 		p.next(ctx)
 	}
@@ -138,7 +144,7 @@ func (p *node) set(ctx proc.Context, s clock.Sample) {
 	ctx.Log("t=%d, T_round=%d: the clock becomes %d (±%d)", s.T3, s.RTT(), to, b)
 	if p.step {
 		ctx.StepClock(to)
-	} else if d := to - now; clock.Slew(ctx, d, p.period) > 0 {
+	} else if d := to - now; p.Slew(ctx, d, p.period) > 0 {
 		b += int(max(d, -d)) // the slew moves the clock toward to, from at most |d| away
 	} else {
 		return
