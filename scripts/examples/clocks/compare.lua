@@ -15,7 +15,7 @@ local offset = { 0, 50, 80, -20, 120 }
 local drift = { 0, 0.001, -0.001, 0.0005, -0.0008 }
 local function world(algorithm, config)
   config.period, config.timeout, config.min, config.drift_ppm = 100, 10, 1, 1000
-  local w = sim.world{ algorithm = algorithm, n = 5, topology = "complete", seed = 11,
+  local w = sim.world{ algorithm = algorithm, n = 5, topology = "complete", seed = 11, trace = false,
                        latency = { "uniform", 1, 4 }, config = config }
   for id = 2, 5 do w:clock(id, { offset = offset[id], drift = drift[id] }) end
   w:run{ until_time = 2000 }
