@@ -21,8 +21,8 @@ const (
 
 // State keys of the physical clocks: each synchronization claims a bound.
 //
-// KeyBound is the claim itself, an int b in ticks, set at each
-// synchronization once the correction is made: |C_i − R| <= b now, R being
+// KeyBound is the claim itself, an int b in ticks, set (after clearing it)
+// at each synchronization once the correction is made: |C_i − R| <= b now, R being
 // the reference KeyRef names. Until the next claim the bound grows as the
 // clock drifts: by ceil(ρ·Δ) + 1 ticks Δ true ticks later (the one for the
 // hardware clock's rounding), ρ being KeyDrift, and twice that between two
@@ -203,6 +203,11 @@ func (c *Claim) Start(ctx proc.Context, ref string, b int, ok bool) {
 // Set claims |C − ref| <= b from now on.
 func (c *Claim) Set(ctx proc.Context, ref string, b int) {
 	c.b, c.at, c.ok = b, ctx.Now(), true
+	// Cleared first, so that every claim is an event of its own, at its
+	// time, even when it repeats the bound (the kernel records no
+	// unchanged value), and no event between the reference's change and
+	// the bound's carries the old bound against the new reference.
+	ctx.Set(KeyBound, nil)
 	if ctx.Get(KeyRef) != ref {
 		ctx.Set(KeyRef, ref)
 	}
@@ -254,6 +259,16 @@ func (s *Slewer) Slew(ctx proc.Context, delta, over proc.Duration) proc.Duration
 		ctx.SetTimer(over, TimerSlewed)
 	}
 	return over
+}
+
+// Start abandons, in a recovered process, the rest of a slew its earlier
+// life left in progress, which it no longer knows of (the clock keeps what
+// the slew gained so far): a slew of 0 replaces it.
+func (s *Slewer) Start(ctx proc.Context) {
+	s.busy = false
+	if ctx.Recovered() {
+		ctx.SlewClock(0, 1)
+	}
 }
 
 // Busy reports whether a slew is in progress.

@@ -130,6 +130,7 @@ func (p *node) Observe(ctx proc.Context, layer, key string, v any) {
 }
 
 func (p *node) Start(ctx proc.Context) {
+	p.Slewer.Start(ctx)
 	p.claim.Drift = p.drift
 	p.claim.Start(ctx, "", 0, false)
 	// The highest process calls the boot election: it has nobody to send

@@ -79,6 +79,7 @@ func (p *node) Start(ctx proc.Context) {
 			p.server = ctx.Neighbor(-ctx.Index())
 		}
 	}
+	p.Slewer.Start(ctx)
 	p.claim.Drift = p.drift
 	p.claim.Start(ctx, clock.RefUTC, 0, ctx.Self() == p.server)
 	if ctx.Self() != p.server {

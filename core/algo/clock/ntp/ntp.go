@@ -94,6 +94,7 @@ func (p *node) Start(ctx proc.Context) {
 			ref = ctx.Self()
 		}
 	}
+	p.Slewer.Start(ctx)
 	p.claim.Drift = p.drift
 	p.stratum, p.filters = 0, map[proc.NodeID][]clock.Sample{}
 	if ctx.Self() == ref {
