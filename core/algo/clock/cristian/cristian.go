@@ -82,7 +82,10 @@ func (p *node) Start(ctx proc.Context) {
 	p.Slewer.Start(ctx)
 	p.claim.Drift = p.drift
 	p.claim.Start(ctx, clock.RefUTC, 0, ctx.Self() == p.server)
-	if ctx.Self() != p.server {
+	switch {
+	case !ctx.IsProcess(p.server):
+		ctx.Log("config server: %d is not a process: no time server to ask", p.server)
+	case ctx.Self() != p.server:
 		ctx.SetTimer(0, timerRound)
 	}
 }

@@ -97,6 +97,9 @@ func (p *node) Start(ctx proc.Context) {
 	p.Slewer.Start(ctx)
 	p.claim.Drift = p.drift
 	p.stratum, p.filters = 0, map[proc.NodeID][]clock.Sample{}
+	if !ctx.IsProcess(ref) {
+		ctx.Log("config reference: %d is not a process: no stratum-1 server", ref)
+	}
 	if ctx.Self() == ref {
 		p.stratum = 1
 		ctx.Set(keyStratum, 1)
