@@ -54,6 +54,9 @@ var checkers = []Checker{
 	{mutex.Ordering, []string{mutex.KeyCS, mutex.KeyStamp}, (*Monitor).ordering, func(m *Monitor) uint64 { return m.mutex.disorderSeq }},
 	{clock.Lamport, []string{clock.KeyLamport}, (*Monitor).lamportClock, func(m *Monitor) uint64 { return m.lamport.bad.seq }},
 	{clock.Vector, []string{clock.KeyVector}, (*Monitor).vectorClock, func(m *Monitor) uint64 { return m.vector.bad.seq }},
+	{clock.Skew, physKeys, (*Monitor).clockSkew, func(m *Monitor) uint64 { return m.phys.skew.seq }},
+	{clock.Accuracy, physKeys, (*Monitor).clockAccuracy, func(m *Monitor) uint64 { return m.phys.accurate.seq }},
+	{clock.Monotonic, nil, (*Monitor).clockMonotonic, func(m *Monitor) uint64 { return m.phys.mono.seq }},
 	{snapshot.Consistent, snapshotKeys, (*Monitor).snapshotConsistent, func(m *Monitor) uint64 { return m.snap.bad.seq }},
 	{snapshot.Conserved, snapshotKeys, (*Monitor).snapshotConserved, func(m *Monitor) uint64 { return m.snap.lost.seq }},
 	{order.FIFO, []string{order.KeyDelivered}, (*Monitor).orderFIFO, func(m *Monitor) uint64 { return m.order.first(&m.order.fifo).seq }},
@@ -91,6 +94,7 @@ type Monitor struct {
 	election electionState
 	lamport  lamportState
 	vector   vectorState
+	phys     physState
 	snap     snapState
 	order    orderState
 }
@@ -104,6 +108,7 @@ func New() *Monitor {
 		election: electionState{procs: map[int]*member{}},
 		lamport:  lamportState{procs: map[int]*lamportProc{}, sent: map[uint64]stampedAt{}},
 		vector:   vectorState{procs: map[int]*vecProc{}, sent: map[uint64][]int32{}},
+		phys:     physState{byID: map[int]*physProc{}, refs: map[string]*physRef{}},
 		snap:     snapState{procs: map[int]*snapProc{}, sent: map[uint64]snapSent{}, snaps: map[int]*snapRec{}},
 		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
 	}
@@ -115,6 +120,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.election.observe(e)
 	m.lamport.observe(e)
 	m.vector.observe(e)
+	m.phys.observe(e)
 	m.snap.observe(e)
 	m.order.observe(e)
 }

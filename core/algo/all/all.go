@@ -3,7 +3,10 @@
 package all
 
 import (
+	_ "dsim/core/algo/clock/berkeley"
+	_ "dsim/core/algo/clock/cristian"
 	_ "dsim/core/algo/clock/lamport"
+	_ "dsim/core/algo/clock/ntp"
 	_ "dsim/core/algo/clock/vector"
 	_ "dsim/core/algo/election/activelist"
 	_ "dsim/core/algo/election/bully"

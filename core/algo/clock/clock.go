@@ -4,7 +4,8 @@
 // processes, ordered one by one by the scenario (the internal and send
 // commands) or drawn at random from each process's own stream (the events
 // configuration key). The clocks themselves live in the sub-packages lamport
-// and vector.
+// and vector. The physical clock synchronizations (cristian, berkeley, ntp)
+// share their properties, claims and messages in physical.go.
 package clock
 
 import (
