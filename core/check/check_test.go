@@ -125,6 +125,36 @@ func TestProperties(t *testing.T) {
 
 var firstSeq = regexp.MustCompile(`seq=(\d+):`)
 
+// verdictCase is a checker's expected verdict on hand-made events.
+type verdictCase struct {
+	name     string
+	property string
+	events   []trace.Event
+	pass     bool
+	text     string
+}
+
+// judgeAll feeds each case's events to a Monitor and judges its property
+// at time now: the verdict must be the case's, and a failure that names an
+// event must say which (Verdict.At).
+func judgeAll(t *testing.T, now int64, cases []verdictCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := feed(tc.events...).Check(tc.property, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Pass != tc.pass || v.Text != tc.text {
+				t.Errorf("got pass=%v %q\nwant pass=%v %q", v.Pass, v.Text, tc.pass, tc.text)
+			}
+			if !tc.pass && firstSeq.MatchString(tc.text) && v.At == 0 {
+				t.Errorf("At = 0, want the seq the text names")
+			}
+		})
+	}
+}
+
 func TestUnknownProperty(t *testing.T) {
 	_, err := New().Check("election.fairness", 0)
 	if err == nil || !strings.Contains(err.Error(), `no checker for "election.fairness" (known: election.agreement, election.highest, election.one_leader, mutex.safety, mutex.liveness, mutex.ordering, clock.lamport, clock.vector, clock.skew, clock.accuracy, clock.monotonic, snapshot.consistent, snapshot.conserved, order.fifo, order.causal, order.total)`) {

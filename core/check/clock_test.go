@@ -29,13 +29,7 @@ func msg(t int64, typ trace.Type, from, to int, id uint64) trace.Event {
 
 func TestClockProperties(t *testing.T) {
 	z := []int{0, 0}
-	tests := []struct {
-		name     string
-		property string
-		events   []trace.Event
-		pass     bool
-		text     string
-	}{
+	tests := []verdictCase{
 		{"lamport: a correct run", "clock.lamport", []trace.Event{
 			clk(0, 1, nil, 0), clk(0, 2, nil, 0),
 			clk(1, 1, 0, 1), msg(1, trace.Send, 1, 2, 1), // send stamped 1
@@ -103,20 +97,7 @@ func TestClockProperties(t *testing.T) {
 			vclk(0, 1, nil, z), {T: 1, Type: trace.State, Node: 1, Key: "vclock", Old: z, New: 3},
 		}, false, "clock.vector: t=1 seq=1: process 1's vector clock is 3, not a list of integers"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			v, err := feed(tc.events...).Check(tc.property, 10)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v.Pass != tc.pass || v.Text != tc.text {
-				t.Errorf("got pass=%v %q\nwant pass=%v %q", v.Pass, v.Text, tc.pass, tc.text)
-			}
-			if m := firstSeq.FindStringSubmatch(tc.text); !tc.pass && m != nil && v.At == 0 {
-				t.Errorf("At = 0, want the seq the text names")
-			}
-		})
-	}
+	judgeAll(t, 10, tests)
 }
 
 // TestClockCheckersIgnoreOtherRuns: a run without clock keys keeps nothing

@@ -55,13 +55,7 @@ func TestElectionProperties(t *testing.T) {
 	// A partition cuts 1, 2, 3 off from 4, 5, 6: the side without the
 	// coordinator elects 3, and it stays so.
 	split := cat(boot(1, 2, 3, 4, 5, 6), []trace.Event{role(20, 3, "candidate")}, elected(30, 3, 3, 1, 2))
-	tests := []struct {
-		name     string
-		property string
-		events   []trace.Event
-		pass     bool
-		text     string
-	}{
+	tests := []verdictCase{
 		{"ring: 5 wins", "election.agreement", ringDone, true,
 			"election.agreement: at t=50, the 5 live processes all follow 5"},
 		{"ring: 5 is the highest live id", "election.highest", ringDone, true,
@@ -93,15 +87,5 @@ func TestElectionProperties(t *testing.T) {
 		{"nobody", "election.one_leader", []trace.Event{role(0, 1, "follower"), crash(1, 1)}, false,
 			"election.one_leader: no live process at t=50"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			v, err := feed(tc.events...).Check(tc.property, 50)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v.Pass != tc.pass || v.Text != tc.text {
-				t.Errorf("got pass=%v %q\nwant pass=%v %q", v.Pass, v.Text, tc.pass, tc.text)
-			}
-		})
-	}
+	judgeAll(t, 50, tests)
 }

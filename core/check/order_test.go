@@ -17,13 +17,7 @@ func dl(node int, label string) trace.Event {
 }
 
 func TestOrderProperties(t *testing.T) {
-	tests := []struct {
-		name     string
-		property string
-		events   []trace.Event
-		pass     bool
-		text     string
-	}{
+	tests := []verdictCase{
 		{"fifo: in order", "order.fifo", []trace.Event{
 			mc(1, 1), dl(1, "1:1"), mc(1, 2), dl(1, "1:2"), dl(2, "1:1"), dl(2, "1:2"),
 		}, true, "order.fifo: every process delivered each process's messages in the order it multicast them: 4 deliveries of 2 multicasts at 2 processes"},
@@ -65,20 +59,7 @@ func TestOrderProperties(t *testing.T) {
 			mc(1, 1), mc(2, 1), dl(1, "1:1"), dl(2, "2:1"), dl(1, "2:1"), dl(2, "1:1"),
 		}, false, "order.total: t=0 seq=5: process 2 delivered 2:1 before 1:1, and process 1 delivered them the other way round"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			v, err := feed(tc.events...).Check(tc.property, 10)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v.Pass != tc.pass || v.Text != tc.text {
-				t.Errorf("got pass=%v %q\nwant pass=%v %q", v.Pass, v.Text, tc.pass, tc.text)
-			}
-			if !tc.pass && v.At == 0 {
-				t.Errorf("At = 0, want the seq the text names")
-			}
-		})
-	}
+	judgeAll(t, 10, tests)
 }
 
 // TestOrderCheckersIgnoreOtherRuns: a run without the multicast keys keeps

@@ -32,13 +32,7 @@ func TestPhysicalClockProperties(t *testing.T) {
 		}
 		return out
 	}
-	tests := []struct {
-		name     string
-		property string
-		events   []trace.Event
-		pass     bool
-		text     string
-	}{
+	tests := []verdictCase{
 		{"accuracy: within the bound", "clock.accuracy", cat(claim(10, 13, 1, 0, 3, "utc"), []trace.Event{ev(20, 17, 1)}),
 			true, "clock.accuracy: every reading within its claimed bound of true time at 2 events of 1 processes"},
 		{"accuracy: beyond the bound", "clock.accuracy", cat(claim(10, 13, 1, 0, 3, "utc"), []trace.Event{ev(20, 24, 1)}),
@@ -73,18 +67,5 @@ func TestPhysicalClockProperties(t *testing.T) {
 		{"monotonic: a reading below the last", "clock.monotonic", []trace.Event{st(0, 10, 1, "drift_ppm", 0), ev(1, 11, 1), ev(2, 9, 1)},
 			false, "clock.monotonic: t=2 seq=2: process 1's clock went back from 11 (t=1) to 9"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			v, err := feed(tc.events...).Check(tc.property, 100)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v.Pass != tc.pass || v.Text != tc.text {
-				t.Errorf("got pass=%v %q\nwant pass=%v %q", v.Pass, v.Text, tc.pass, tc.text)
-			}
-			if !tc.pass && v.At == 0 {
-				t.Errorf("no event named for the violation")
-			}
-		})
-	}
+	judgeAll(t, 100, tests)
 }
