@@ -50,6 +50,25 @@ func init() {
 	algo.DeclareProperty(Monotonic, "no clock runs backwards: each process's readings at its successive events never decrease, and no correction steps a clock back")
 }
 
+// External is the system model of external synchronization to a
+// reference (Cristian, NTP): lost and duplicated messages only delay a
+// correction, processes may crash and recover, and every reply comes
+// within timeout ticks.
+var External = algo.Assumptions{
+	Loss: true, Duplication: true, Crashes: algo.CrashRecovery,
+	Latency: algo.LatencyBound{Key: "timeout", Trips: 2, Timeout: true},
+}
+
+// UTCClaims are the state keys of an external synchronization's claims
+// against true time; bound says what its bound holds.
+func UTCClaims(bound string) []algo.StateKey {
+	return []algo.StateKey{
+		{Key: KeyBound, Doc: bound},
+		{Key: KeyRef, Doc: "the reference claimed against: utc"},
+		{Key: KeyDrift, Doc: "ρ, the drift bound, in millionths"},
+	}
+}
+
 // PhysicalParams are the configuration keys every physical clock
 // synchronization shares.
 func PhysicalParams(period int) []algo.Param {

@@ -24,21 +24,14 @@ Rules: a process p sends a request m_r to the time server S, whose clock is the 
 Correction: step (the default, Coulouris's "sets its clock to") jumps the clock, back when it was fast; step=false slews it over period ticks instead (a round due meanwhile is skipped: its round trips would be timed on a clock that gains or loses as it goes), as Tanenbaum's "time must never run backward": the change is spread so the clock never goes back.
 Claims: the server claims bound 0 against true time at boot (it is a UTC receiver); a client, once corrected, claims ceil(T_round/2) − min, plus the server's own claim and ceil(ρ·T_round) + 1 for its own clock's drift over the round trip when drift_ppm > 0; with step=false it claims that plus the size of the slew while slewing. clock.accuracy and clock.skew judge these claims.
 Assumptions: no message arrives in less than min ticks (a shorter crossing makes the claimed bound too small: the run leaves the model and clock.accuracy can fail), clocks drift by at most drift_ppm, a reply within timeout (a later one is ignored; a lost request is retried at the next request or round). Crashes and recoveries of clients are harmless (a recovered client claims nothing until its next correction); a crashed server leaves its clients uncorrected.`,
-		Topology: "complete",
-		Assumptions: algo.Assumptions{
-			Loss: true, Duplication: true, Crashes: algo.CrashRecovery,
-			Latency: algo.LatencyBound{Key: "timeout", Trips: 2, Timeout: true},
-		},
+		Topology:    "complete",
+		Assumptions: clock.External,
 		Config: append([]algo.Param{
 			{Name: "server", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the time server's id (-1: the first process in ring order)"},
 			{Name: "k", Type: algo.Int, Default: 3, Min: 1, Max: 100, Doc: "requests per round; the reply with the smallest round trip is used"},
 			{Name: "step", Type: algo.Bool, Default: true, Doc: "step the clock to t + T_round/2 (Coulouris); false: slew it there over period ticks so that it never runs backwards (Tanenbaum)"},
 		}, clock.PhysicalParams(500)...),
-		State: []algo.StateKey{
-			{Key: clock.KeyBound, Doc: "the accuracy claimed at the latest correction: ceil(T_round/2) − min plus drift and the server's claim (0 at the server)"},
-			{Key: clock.KeyRef, Doc: "the reference claimed against: utc"},
-			{Key: clock.KeyDrift, Doc: "ρ, the drift bound, in millionths"},
-		},
+		State:      clock.UTCClaims("the accuracy claimed at the latest correction: ceil(T_round/2) − min plus drift and the server's claim (0 at the server)"),
 		Messages:   []proc.Message{clock.Request{}, clock.Reply{}},
 		Properties: []algo.Property{clock.Accuracy, clock.Skew},
 		New: func(v algo.Values) (proc.Factory, error) {

@@ -36,21 +36,14 @@ Rules: the reference process (config reference) is a primary server, stratum 1: 
 Correction: an offset beyond step ticks is stepped, a smaller one slewed over period − timeout ticks, done by the next poll (NTP steps large offsets, slews the rest); no poll starts while a slew is in progress, which would time a round trip on a clock that gains or loses as it goes. The samples in the filter are relative to the asker's clock, so a correction is taken off them.
 Claims: a reference claims 0 against true time; a process claims, at its correction, ceil(δ/2) − min of the sample used, plus the server's own claim at T3, plus the drift over δ and over the sample's age (ρ from drift_ppm, twice), plus what a slew has still to gain.
 Assumptions: no message arrives in less than min ticks, every reply within timeout (a later one is not used), clocks drift by at most drift_ppm, the reference reads true time. Loss and crashes only delay synchronization.`,
-		Topology: "tree",
-		Assumptions: algo.Assumptions{
-			Loss: true, Duplication: true, Crashes: algo.CrashRecovery,
-			Latency: algo.LatencyBound{Key: "timeout", Trips: 2, Timeout: true},
-		},
+		Topology:    "tree",
+		Assumptions: clock.External,
 		Config: append([]algo.Param{
 			{Name: "reference", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the stratum-1 server, which reads true time (-1: the first process in ring order)"},
 			{Name: "step", Type: algo.Int, Default: 128, Min: 0, Max: 1e9, Doc: "offsets beyond this many ticks are stepped, smaller ones slewed"},
 		}, clock.PhysicalParams(100)...),
-		State: []algo.StateKey{
-			{Key: clock.KeyBound, Doc: "the accuracy claimed at the latest correction (0 at a reference)"},
-			{Key: clock.KeyRef, Doc: "the reference claimed against: utc"},
-			{Key: clock.KeyDrift, Doc: "ρ, the drift bound, in millionths"},
-			{Key: keyStratum, Doc: "the process's stratum: 1 at a reference, one more than its synchronization source's once synchronized"},
-		},
+		State: append(clock.UTCClaims("the accuracy claimed at the latest correction (0 at a reference)"),
+			algo.StateKey{Key: keyStratum, Doc: "the process's stratum: 1 at a reference, one more than its synchronization source's once synchronized"}),
 		Messages:   []proc.Message{clock.Request{}, clock.Reply{}},
 		Properties: []algo.Property{clock.Accuracy, clock.Skew},
 		New: func(v algo.Values) (proc.Factory, error) {
