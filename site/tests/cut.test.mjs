@@ -26,13 +26,16 @@ test("a cut drawn on the diagram is judged consistent or not, with the messages 
   await page.waitForFunction(() => document.querySelector("#diagram svg")?.hasAttribute("data-plot"), null, { timeout: patience });
   const verdict = page.locator("#diagram .cut-verdict");
   const d = (sel) => page.locator(`#diagram svg path.${sel}`).getAttribute("d");
+  // The diagram redraws on the next animation frame, after the verdict.
+  const drawn = (sel) =>
+    page.waitForFunction((s) => document.querySelector(`#diagram svg path.${s}`)?.getAttribute("d")?.startsWith("M"), sel, { timeout: patience });
 
   // At the end of the run, the cut holds everything: consistent, nothing
   // in flight.
   await page.click("#cut-tool");
   assert.equal(await page.locator("#cut-tool").getAttribute("aria-pressed"), "true");
   assert.equal(await verdict.textContent(), "Consistent cut");
-  assert.ok((await d("cut-line")).startsWith("M"), "the cut is drawn");
+  await drawn("cut-line");
   assert.equal(await d("cut-back"), "");
 
   // P1 before its first event, P2 after t=1 (it has received 1's REQUEST):
@@ -53,7 +56,7 @@ test("a cut drawn on the diagram is judged consistent or not, with the messages 
   await page.mouse.click(box.x + x(1.5), await rowY(2));
   assert.equal(await verdict.getAttribute("data-consistent"), "false");
   assert.match(await verdict.textContent(), /^Inconsistent cut: \d messages? crossing it backwards \(REQUEST 1→2\b/);
-  assert.ok((await d("cut-back")).startsWith("M"), "the crossing message is highlighted");
+  await drawn("cut-back"); // the crossing message is highlighted
   await page.screenshot({ path: artifact("cut-inconsistent-1440.png") });
 
   // P1 moved past its sends at t=0: consistent again, 1's REQUEST to 3
@@ -62,12 +65,12 @@ test("a cut drawn on the diagram is judged consistent or not, with the messages 
   await page.mouse.click(box.x + left + 1, await rowY(3));
   assert.equal(await verdict.getAttribute("data-consistent"), "true");
   assert.match(await verdict.textContent(), /^Consistent cut; \d messages in flight across it \(.*REQUEST 1→3/);
-  assert.ok((await d("cut-flight")).startsWith("M"));
+  await drawn("cut-flight");
 
   // C turns the tool off: no cut, no verdict.
   await page.locator("#diagram svg").focus();
   await page.keyboard.press("c");
   assert.equal(await page.locator("#cut-tool").getAttribute("aria-pressed"), "false");
   assert.ok(await verdict.isHidden());
-  assert.equal(await d("cut-line"), "");
+  await page.waitForFunction(() => document.querySelector("#diagram svg path.cut-line").getAttribute("d") === "", null, { timeout: patience });
 });
