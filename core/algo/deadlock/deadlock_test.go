@@ -85,9 +85,9 @@ func TestEdges(t *testing.T) {
 		locks []int
 		want  string
 	}{
-		{[]int{0, 1, 1, 0, 2, 1, 0, 3, -1}, "[]"},                       // S with S holders: granted, would not wait
+		{[]int{0, 1, 1, 0, 2, 1, 0, 3, -1}, "[]"},                            // S with S holders: granted, would not wait
 		{[]int{0, 1, 1, 0, 2, 1, 0, 3, -2, 0, 4, -1}, "[{3 1} {3 2} {4 3}]"}, // X waits for both; S waits behind the X
-		{[]int{0, 1, 1, 0, 1, -2}, "[]"},                                 // an upgrade waits for nobody else
+		{[]int{0, 1, 1, 0, 1, -2}, "[]"},                                     // an upgrade waits for nobody else
 		{[]int{0, 1, 2, 1, 2, 2, 1, 1, -2, 0, 2, -1}, "[{1 2} {2 1}]"},
 	} {
 		if got := fmt.Sprint(Edges(tc.locks)); got != tc.want {
