@@ -23,6 +23,7 @@ import (
 	"dsim/core/algo"
 	"dsim/core/algo/cc"
 	"dsim/core/algo/clock"
+	"dsim/core/algo/deadlock"
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
 	"dsim/core/algo/order"
@@ -64,6 +65,9 @@ var checkers = []Checker{
 	{order.Causal, []string{order.KeyMulticasts, order.KeyDelivered}, (*Monitor).orderCausal, func(m *Monitor) uint64 { return m.order.first(&m.order.causal).seq }},
 	{order.Total, []string{order.KeyDelivered}, (*Monitor).orderTotal, func(m *Monitor) uint64 { return m.order.first(&m.order.total).seq }},
 	{cc.Serializable, ccKeys, (*Monitor).serializable, func(m *Monitor) uint64 { m.cc.judge(); return m.cc.at }},
+	{deadlock.Free, dlKeys[:1], (*Monitor).deadlockFree, func(m *Monitor) uint64 { return m.dl.free.seq }},
+	{deadlock.Sound, dlKeys[:2], (*Monitor).deadlockSound, func(m *Monitor) uint64 { return m.dl.sound.seq }},
+	{deadlock.Complete, []string{dlKeys[0], dlKeys[2]}, (*Monitor).deadlockComplete, func(m *Monitor) uint64 { return m.dl.late.seq }},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -100,6 +104,7 @@ type Monitor struct {
 	snap     snapState
 	order    orderState
 	cc       ccState
+	dl       dlState
 }
 
 var snapshotKeys = []string{snapshot.KeyBalance, snapshot.KeyRecorded, snapshot.KeyChannel}
@@ -115,6 +120,7 @@ func New() *Monitor {
 		snap:     snapState{procs: map[int]*snapProc{}, sent: map[uint64]snapSent{}, snaps: map[int]*snapRec{}},
 		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
 		cc:       ccState{byKey: map[[2]int]*ccCopy{}, runs: map[int]int{}, done: map[int]ccCommit{}},
+		dl:       dlState{bound: -1},
 	}
 }
 
@@ -128,6 +134,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.snap.observe(e)
 	m.order.observe(e)
 	m.cc.observe(e)
+	m.dl.observe(e)
 }
 
 // Verdict is the outcome of one property.

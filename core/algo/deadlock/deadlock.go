@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"dsim/core/algo"
+	"dsim/core/algo/txn"
 )
 
 // The properties (see init), judged by core/check from the locks, txn,
@@ -50,29 +51,14 @@ func init() {
 const Ex = 0
 
 // Edge is a wait-for edge: transaction From waits for To.
-type Edge struct{ From, To int }
+type Edge = txn.Edge
 
-// Edges is a site's local wait-for graph, from its locks value (triples
-// [item, T, mode, ...], holders before waiters, waiters in queue order): a
-// waiting transaction waits for each holder of the item in a conflicting
-// mode and each earlier waiter in a conflicting mode (only shared locks
-// are compatible). The checkers and the detectors share it.
-func Edges(locks []int) []Edge {
-	var out []Edge
-	for i := 0; i+2 < len(locks); i += 3 {
-		item, t, mode := locks[i], locks[i+1], locks[i+2]
-		if mode >= 0 {
-			continue
-		}
-		for j := 0; j < i; j += 3 {
-			e := Edge{t, locks[j+1]}
-			if locks[j] == item && (mode != -1 || locks[j+2] != 1 && locks[j+2] != -1) && e.From != e.To && !slices.Contains(out, e) {
-				out = append(out, e)
-			}
-		}
-	}
-	return out
-}
+// Edges is a site's local wait-for graph, from its locks value (the
+// transaction model's derivation, txn.WaitsFor): a waiting transaction
+// waits for each holder of the item in a conflicting mode and each earlier
+// waiter in a conflicting mode. The checkers, the detectors and the page
+// share it.
+func Edges(locks []int) []Edge { return txn.WaitsFor(locks) }
 
 // next lists the nodes u waits for, in increasing id.
 func next(edges []Edge, u int) []int {
@@ -155,7 +141,7 @@ func IsCycle(edges []Edge, c []int) bool {
 		return false
 	}
 	for i, u := range c {
-		if !slices.Contains(edges, Edge{u, c[(i+1)%len(c)]}) {
+		if !slices.Contains(edges, Edge{From: u, To: c[(i+1)%len(c)]}) {
 			return false
 		}
 	}
@@ -201,12 +187,12 @@ func Augmented(local []Edge, waitsElsewhere, waitedElsewhere func(t int) bool) [
 	here := nodes(local)
 	for _, t := range here {
 		if waitsElsewhere(t) {
-			out = append(out, Edge{t, Ex})
+			out = append(out, Edge{From: t, To: Ex})
 		}
 	}
 	for _, t := range here {
 		if waitedElsewhere(t) && slices.ContainsFunc(local, func(e Edge) bool { return e.From == t }) {
-			out = append(out, Edge{Ex, t})
+			out = append(out, Edge{From: Ex, To: t})
 		}
 	}
 	return out

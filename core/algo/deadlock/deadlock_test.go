@@ -71,7 +71,7 @@ func TestSeedExample(t *testing.T) {
 	}
 	// S2's message carries its path T3 -> T4 -> T2; S1 adds the edges and
 	// finds the cycle without Pex: the deadlock.
-	aug := append(augment(s1, s2), Edge{3, 4}, Edge{4, 2})
+	aug := append(augment(s1, s2), Edge{From: 3, To: 4}, Edge{From: 4, To: 2})
 	if c := Cycle(aug, func(v int) bool { return v == Ex }); fmt.Sprint(c) != "[2 3 4]" || Text(c) != "T2 -> T3 -> T4 -> T2" {
 		t.Errorf("S1 finds %v, want [2 3 4]", c)
 	}
@@ -97,7 +97,7 @@ func TestEdges(t *testing.T) {
 	if c := Cycle(Edges([]int{0, 1, 2, 1, 2, 2, 1, 1, -2, 0, 2, -1}), nil); fmt.Sprint(c) != "[1 2]" {
 		t.Errorf("cycle %v, want [1 2]", c)
 	}
-	if c := Cycle([]Edge{{1, 2}, {2, 3}}, nil); c != nil {
+	if c := Cycle([]Edge{{From: 1, To: 2}, {From: 2, To: 3}}, nil); c != nil {
 		t.Errorf("cycle %v in a chain", c)
 	}
 }
