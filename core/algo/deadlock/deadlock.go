@@ -21,7 +21,9 @@ import (
 	"strings"
 
 	"dsim/core/algo"
+	"dsim/core/algo/cc"
 	"dsim/core/algo/txn"
+	"dsim/core/proc"
 )
 
 // The properties (see init), judged by core/check from the locks, txn,
@@ -234,3 +236,50 @@ func Text(c []int) string {
 	}
 	return b.String()
 }
+
+// Scheme is a deadlock-handling algorithm to register on the transaction
+// model's sites (two-phase locking, the nonreplicated scheme: each site's
+// lock manager handles its own items). Node makes a site; Params and
+// State are the scheme's own, beside the model's; Messages its own kinds.
+type Scheme struct {
+	Name, Summary, Description string
+	Params                     []algo.Param
+	State                      []algo.StateKey
+	Messages                   []proc.Message
+	Properties                 []algo.Property
+	Assumptions                algo.Assumptions
+	Node                       func(v algo.Values, site txn.Site) proc.Node
+	Memory                     algo.Memory
+}
+
+// Register registers the scheme.
+func (s Scheme) Register() {
+	algo.Register(algo.Spec{
+		Name:        s.Name,
+		Summary:     s.Summary,
+		Description: s.Description + "\n" + cc.Model,
+		Topology:    "complete",
+		Assumptions: s.Assumptions,
+		Config:      append(txn.Params(), s.Params...),
+		Commands:    txn.Commands,
+		State:       append(slices.Clone(txn.State), s.State...),
+		Messages:    append(slices.Clone(txn.Messages), s.Messages...),
+		Properties:  append([]algo.Property{cc.Serializable}, s.Properties...),
+		New: func(v algo.Values) (proc.Factory, error) {
+			cfg, err := txn.NewConfig(v)
+			if err != nil {
+				return nil, err
+			}
+			return func(proc.NodeID) proc.Node { return s.Node(v, txn.Site{Config: cfg, Scheme: txn.Nonreplicated}) }, nil
+		},
+		Memory: s.Memory,
+	})
+}
+
+// Older reports whether a transaction of timestamp a is older than one of
+// timestamp b (Stamp.Int keeps the order of the stamps).
+func Older(a, b int) bool { return a < b }
+
+// SiteMemory is a site's: the model's record and placement, as
+// concurrency control's.
+var SiteMemory = cc.Memory
