@@ -39,6 +39,13 @@ type dlSite struct {
 	id    int
 	edges []deadlock.Edge
 	born  []int64 // when each edge appeared
+	past  []dlPast
+}
+
+// dlPast is an edge that was: alive from born to died.
+type dlPast struct {
+	e          deadlock.Edge
+	born, died int64
 }
 
 func (s *dlState) site(id int) *dlSite {
@@ -84,14 +91,22 @@ func (s *dlState) observe(e *trace.Event) {
 					born[i] = x.born[k]
 				}
 			}
+			for i, ed := range x.edges {
+				if !slices.Contains(edges, ed) {
+					x.past = append(x.past, dlPast{ed, x.born[i], e.T})
+				}
+			}
+			if s.bound >= 0 { // what died longer than the bound ago no longer counts
+				x.past = slices.DeleteFunc(x.past, func(p dlPast) bool { return p.died < e.T-s.bound })
+			}
 			x.edges, x.born = edges, born
 			s.changes++
 			s.changed(e)
 		case deadlock.KeyDeadlock:
 			if c, ok := e.New.([]int); ok {
 				s.declared++
-				if edges, _ := s.global(); !deadlock.IsCycle(edges, c) {
-					s.sound.add(e, "site %d declared the deadlock %s, a phantom: %s", e.Node, deadlock.Text(c), missing(edges, c))
+				if edges, _ := s.global(); !deadlock.IsCycle(edges, c) && !s.was(c, e.T) {
+					s.sound.add(e, "site %d declared the deadlock %s, a phantom: %s%s", e.Node, deadlock.Text(c), missing(edges, c), s.within())
 				}
 			}
 		case deadlock.KeyBound:
@@ -153,6 +168,60 @@ func (s *dlState) old(now int64) ([]int, int64) {
 		}
 	}
 	return c, since
+}
+
+// was reports whether c was a cycle of the global graph at some time
+// within the bound before now: a deadlock already broken (by another
+// detection's victim) when it is declared was real, detected late. The
+// times to try are the window's start and the births of the edges.
+func (s *dlState) was(c []int, now int64) bool {
+	if s.bound < 0 || len(c) < 2 {
+		return false
+	}
+	type life struct{ born, died int64 }
+	var lives [][]life // per edge of c
+	for k, u := range c {
+		ed := deadlock.Edge{From: u, To: c[(k+1)%len(c)]}
+		var ls []life
+		for _, x := range s.sites {
+			if i := slices.Index(x.edges, ed); i >= 0 {
+				ls = append(ls, life{x.born[i], now + 1})
+			}
+			for _, p := range x.past {
+				if p.e == ed {
+					ls = append(ls, life{p.born, p.died})
+				}
+			}
+		}
+		lives = append(lives, ls)
+	}
+	alive := func(at int64) bool {
+		for _, ls := range lives {
+			if !slices.ContainsFunc(ls, func(l life) bool { return l.born <= at && at < l.died }) {
+				return false
+			}
+		}
+		return true
+	}
+	if alive(now - s.bound) {
+		return true
+	}
+	for _, ls := range lives {
+		for _, l := range ls {
+			if l.born >= now-s.bound && l.born <= now && alive(l.born) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// within says how far back deadlock.sound looked.
+func (s *dlState) within() string {
+	if s.bound < 0 {
+		return ""
+	}
+	return fmt.Sprintf(", and the graph never had this cycle in the last %d ticks (the bound)", s.bound)
 }
 
 // missing names the first edge of the cycle c the graph lacks.

@@ -150,29 +150,55 @@ func IsCycle(edges []Edge, c []int) bool {
 	return true
 }
 
-// CyclesThrough lists the simple cycles through node x, each from x, in
-// the order of a depth-first search taking successors in increasing id. A
-// site's augmented graph is small; limit bounds the search all the same.
-func CyclesThrough(edges []Edge, x, limit int) [][]int {
+// ExCycles lists cycles through P_ex of a site's augmented graph that
+// begin with prefix ([Ex] or [Ex, K1, ..., Kj], a path received), each as
+// [Ex, K1, ..., Kn] without the closing P_ex: for each first process K1
+// after P_ex (or the prefix) and each process Kn waiting elsewhere
+// (Kn → P_ex), in increasing ids, the shortest local path from K1 (the
+// prefix's last) to Kn that leaves out P_ex and the prefix. One cycle per
+// pair is enough for the detection: the id rule reads only K1 and Kn.
+func ExCycles(edges []Edge, prefix []int) [][]int {
 	var out [][]int
-	path := []int{x}
-	var walk func(u int)
-	walk = func(u int) {
-		for _, v := range next(edges, u) {
-			if len(out) >= limit {
-				return
+	firsts := next(edges, Ex)
+	if len(prefix) > 1 {
+		firsts = prefix[len(prefix)-1:]
+	}
+	for _, k1 := range firsts {
+		for _, kn := range nodes(edges) {
+			if kn == Ex || !slices.Contains(edges, Edge{From: kn, To: Ex}) {
+				continue
 			}
-			if v == x {
-				out = append(out, slices.Clone(path))
-			} else if !slices.Contains(path, v) {
-				path = append(path, v)
-				walk(v)
-				path = path[:len(path)-1]
+			if p := shortest(edges, k1, kn, prefix); p != nil && (len(prefix) == 1 || len(p) > 1) {
+				out = append(out, append(slices.Clone(prefix[:max(len(prefix)-1, 1)]), p...))
 			}
 		}
 	}
-	walk(x)
 	return out
+}
+
+// shortest is a shortest path from a to b, taking successors in
+// increasing id, leaving out the nodes of avoid (but a); nil if none.
+func shortest(edges []Edge, a, b int, avoid []int) []int {
+	from := map[int]int{a: a}
+	queue := []int{a}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if u == b {
+			path := []int{b}
+			for path[0] != a {
+				path = append([]int{from[path[0]]}, path...)
+			}
+			return path
+		}
+		for _, v := range next(edges, u) {
+			if _, seen := from[v]; !seen && v != Ex && !slices.Contains(avoid, v) {
+				from[v] = u
+				queue = append(queue, v)
+			}
+		}
+	}
+	return nil
 }
 
 // Augmented is a site's augmented local wait-for graph (the chapter's

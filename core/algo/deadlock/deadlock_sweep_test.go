@@ -23,6 +23,9 @@ import (
 // seed; replay it with
 //
 //	go test ./core/algo/deadlock -run 'TestSweep/deadlock.pex$' -sweep.seed=N -v
+var debugUntil = flag.Int("debug.until", 100, "")
+var countAlgo = flag.String("countalgo", "", "")
+
 var (
 	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the deadlock sweep")
 	sweepSeeds = flag.Int("sweep.seeds", 1000, "seeds per algorithm in the deadlock sweep")

@@ -60,7 +60,7 @@ func TestSeedExample(t *testing.T) {
 			if c := Cycle(aug, func(v int) bool { return v == Ex }); c != nil {
 				t.Errorf("a local cycle without Pex %v, want none", c)
 			}
-			cs := CyclesThrough(aug, Ex, 10)
+			cs := ExCycles(aug, []int{Ex})
 			if got := fmt.Sprint(cs); got != tc.cycles {
 				t.Fatalf("cycles through Pex %s, want %s", got, tc.cycles)
 			}
