@@ -170,10 +170,11 @@ func (s *dlState) old(now int64) ([]int, int64) {
 	return c, since
 }
 
-// was reports whether c was a cycle of the global graph at some time
-// within the bound before now: a deadlock already broken (by another
-// detection's victim) when it is declared was real, detected late. The
-// times to try are the window's start and the births of the edges.
+// was reports whether c was a cycle of the global graph at some tick
+// within the bound before now (an edge counts at the ticks it appeared
+// and vanished): a deadlock already broken (by another detection's
+// victim) when it is declared was real, detected late. The times to try
+// are the window's start and the births of the edges.
 func (s *dlState) was(c []int, now int64) bool {
 	if s.bound < 0 || len(c) < 2 {
 		return false
@@ -185,7 +186,7 @@ func (s *dlState) was(c []int, now int64) bool {
 		var ls []life
 		for _, x := range s.sites {
 			if i := slices.Index(x.edges, ed); i >= 0 {
-				ls = append(ls, life{x.born[i], now + 1})
+				ls = append(ls, life{x.born[i], now})
 			}
 			for _, p := range x.past {
 				if p.e == ed {
@@ -197,7 +198,7 @@ func (s *dlState) was(c []int, now int64) bool {
 	}
 	alive := func(at int64) bool {
 		for _, ls := range lives {
-			if !slices.ContainsFunc(ls, func(l life) bool { return l.born <= at && at < l.died }) {
+			if !slices.ContainsFunc(ls, func(l life) bool { return l.born <= at && at <= l.died }) {
 				return false
 			}
 		}

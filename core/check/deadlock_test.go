@@ -46,10 +46,15 @@ func TestDeadlockProperties(t *testing.T) {
 
 		{"sound: the declared cycle is real", deadlock.Sound, resolved, true,
 			"deadlock.sound: each of the 1 declared deadlocks was a cycle of the global wait-for graph when declared"},
-		{"sound: a phantom is named", deadlock.Sound, append(resolved[:len(resolved):len(resolved)], declare(10, 1, 2, 3, 4)), false,
-			"deadlock.sound: t=10 seq=9: site 1 declared the deadlock T2 -> T3 -> T4 -> T2, a phantom: T2 -> T3 is no edge of the global wait-for graph"},
+		{"sound: declared late, within the bound, it was real", deadlock.Sound, append(resolved[:len(resolved):len(resolved)], declare(10, 2, 2, 3, 4)), true,
+			"deadlock.sound: each of the 2 declared deadlocks was a cycle of the global wait-for graph when declared"},
+		{"sound: declared later than the bound, a phantom", deadlock.Sound, append(resolved[:len(resolved):len(resolved)], declare(25, 2, 2, 3, 4)), false,
+			"deadlock.sound: t=25 seq=9: site 2 declared the deadlock T2 -> T3 -> T4 -> T2, a phantom: T2 -> T3 is no edge of the global wait-for graph, and the graph never had this cycle in the last 10 ticks (the bound)"},
 		{"sound: out of order", deadlock.Sound, append(seed[:len(seed):len(seed)], declare(6, 2, 2, 4, 3)), false,
-			"deadlock.sound: t=6 seq=6: site 2 declared the deadlock T2 -> T4 -> T3 -> T2, a phantom: T2 -> T4 is no edge of the global wait-for graph"},
+			"deadlock.sound: t=6 seq=6: site 2 declared the deadlock T2 -> T4 -> T3 -> T2, a phantom: T2 -> T4 is no edge of the global wait-for graph, and the graph never had this cycle in the last 10 ticks (the bound)"},
+		{"sound: edges that never met", deadlock.Sound, []trace.Event{bound(0, 1, 10),
+			locks(1, 1, 0, 1, 2, 0, 2, -2), locks(2, 1, 0, 1, 2), locks(3, 2, 1, 2, 2, 1, 1, -2), declare(4, 1, 1, 2)}, false,
+			"deadlock.sound: t=4 seq=4: site 1 declared the deadlock T1 -> T2 -> T1, a phantom: T2 -> T1 is no edge of the global wait-for graph, and the graph never had this cycle in the last 10 ticks (the bound)"},
 
 		{"complete: broken within the bound", deadlock.Complete, resolved, true,
 			"deadlock.complete: each of the 1 times the global wait-for graph became cyclic, its cycles were broken within the bound of 10 ticks"},

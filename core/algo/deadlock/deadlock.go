@@ -275,7 +275,9 @@ type Scheme struct {
 	Properties                 []algo.Property
 	Assumptions                algo.Assumptions
 	Node                       func(v algo.Values, site txn.Site) proc.Node
-	Memory                     algo.Memory
+	// Check, if set, rejects a bad configuration of the scheme's keys.
+	Check  func(v algo.Values) error
+	Memory algo.Memory
 }
 
 // Register registers the scheme.
@@ -293,6 +295,9 @@ func (s Scheme) Register() {
 		Properties:  append([]algo.Property{cc.Serializable}, s.Properties...),
 		New: func(v algo.Values) (proc.Factory, error) {
 			cfg, err := txn.NewConfig(v)
+			if err == nil && s.Check != nil {
+				err = s.Check(v)
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"dsim/core/algo"
-	"dsim/core/algo/internal/algotest"
-	"dsim/core/sim"
 	"dsim/core/trace"
 )
 
@@ -15,14 +13,8 @@ func TestDebug(t *testing.T) {
 	if *sweepSeed == 0 {
 		t.Skip()
 	}
-	spec, _ := algo.Lookup("deadlock.pex")
-	r := sim.Stream(*sweepSeed, "deadlock-sweep", 0)
-	n := 2 + r.IntN(4)
-	link := sim.Link{FIFO: true, Latency: sim.Dist{Kind: sim.Uniform, A: 1, B: float64(1 + r.IntN(6))}}
-	cfg := map[string]any{"txns": 1 + r.IntN(6), "ops": 2 + r.IntN(3), "writes": []float64{0.5, 0.8, 1}[r.IntN(3)],
-		"rate": []float64{0.05, 0.2, 0.5}[r.IntN(3)]}
-	algotest.Assume(spec.Assumptions, *sweepSeed, &link, cfg)
-	w := algotest.New(t, algotest.Setup{Algo: spec.Name, IDs: algotest.IDs(n), Link: link, Config: cfg, Seed: *sweepSeed})
+	spec, _ := algo.Lookup(*countAlgo)
+	w := debugWorld(t, spec, *sweepSeed)
 	w.Run(horizon)
 	for _, e := range w.Rec.Events {
 		if e.T > int64(*debugUntil) {
@@ -56,4 +48,9 @@ func TestCount(t *testing.T) {
 		}
 	}
 	fmt.Println(kinds)
+}
+
+func debugWorld(t *testing.T, spec *algo.Spec, seed uint64) *algotestWorld {
+	sweepOne(t, spec, seed)
+	return last
 }
