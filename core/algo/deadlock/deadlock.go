@@ -314,3 +314,7 @@ func Older(a, b int) bool { return a < b }
 // SiteMemory is a site's: the model's record and placement, as
 // concurrency control's.
 var SiteMemory = cc.Memory
+
+// DetectorMemory is a detector site's: SiteMemory and the bound key its
+// Start sets.
+var DetectorMemory = algo.Memory{Boot: cc.Memory.Boot, Load: cc.Memory.Load, BootEvents: 1}
