@@ -10,6 +10,7 @@ import (
 	_ "dsim/core/algo/clock/ntp"
 	_ "dsim/core/algo/clock/vector"
 	_ "dsim/core/algo/deadlock/centralized"
+	_ "dsim/core/algo/deadlock/cmh"
 	_ "dsim/core/algo/deadlock/pex"
 	_ "dsim/core/algo/deadlock/waitdie"
 	_ "dsim/core/algo/deadlock/woundwait"
