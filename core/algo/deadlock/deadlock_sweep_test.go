@@ -25,9 +25,6 @@ import (
 // seed; replay it with
 //
 //	go test ./core/algo/deadlock -run 'TestSweep/deadlock.pex$' -sweep.seed=N -v
-var debugUntil = flag.Int("debug.until", 100, "")
-var countAlgo = flag.String("countalgo", "", "")
-
 var (
 	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the deadlock sweep")
 	sweepSeeds = flag.Int("sweep.seeds", 1000, "seeds per algorithm in the deadlock sweep")
@@ -35,10 +32,6 @@ var (
 
 // horizon is when the sweep stops a run: its workload ends long before.
 const horizon = 3000
-
-type algotestWorld = algotest.World
-
-var last *algotest.World
 
 func sweepOne(t *testing.T, spec *algo.Spec, seed uint64) string {
 	r := sim.Stream(seed, "deadlock-sweep", 0)
@@ -49,7 +42,6 @@ func sweepOne(t *testing.T, spec *algo.Spec, seed uint64) string {
 	algotest.Assume(spec.Assumptions, seed, &link, cfg)
 	w := algotest.New(t, algotest.Setup{Algo: spec.Name, IDs: algotest.IDs(n), Link: link, Config: cfg, Seed: seed})
 	world := fmt.Sprintf("n=%d link=%s config=%v", n, link.Latency, cfg)
-	last = w
 	w.Run(horizon)
 	if err := w.Judge(algo.PropertyNames(spec.Properties)...); err != nil {
 		return world + ": " + err.Error()
