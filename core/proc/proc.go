@@ -158,4 +158,3 @@ type Context interface {
 // KeyStable is the state key that shows a process's stable log in the
 // trace: each WriteStable sets it to the record written.
 const KeyStable = "log"
-
