@@ -187,6 +187,17 @@ func (s *Site) Decide(ctx proc.Context, d string) {
 	s.SetPhase(ctx, d)
 }
 
+// Early takes a decision on transaction t that arrives from coord before
+// its prepare T (on links that reorder): a site with no transaction
+// undecided joins t to take it. It reports whether the site did.
+func (s *Site) Early(ctx proc.Context, t int, coord proc.NodeID) bool {
+	if t == s.T || s.T != 0 && !s.Decided() || t < s.T {
+		return false
+	}
+	s.Join(ctx, t, coord)
+	return true
+}
+
 // Decided reports whether the site has decided T.
 func (s *Site) Decided() bool { return s.Decision != "" }
 

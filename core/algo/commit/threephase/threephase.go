@@ -101,9 +101,11 @@ func (p *node) state() string {
 	return none
 }
 
-// live lists the other sites the detector does not suspect.
+// live lists the other sites the detector does not suspect: a non-nil
+// list, as the coordinator's lists of sites it awaits are nil when it
+// awaits nothing.
 func live(ctx proc.Context) []proc.NodeID {
-	var out []proc.NodeID
+	out := []proc.NodeID{}
 	for _, id := range ctx.Peers() {
 		if !ctx.Suspected(id) {
 			out = append(out, id)
@@ -265,13 +267,11 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	case commit.AbortMsg:
 		if p.mine(ctx, msg.T) && p.Phase == commit.Prepare && !p.terminating {
 			p.decide(ctx, commit.Abort) // a vote no
-		} else if msg.T == p.T && from == p.lead && !p.Decided() {
-			p.Decide(ctx, commit.Abort)
+		} else {
+			p.decided(ctx, from, msg.T, commit.Abort)
 		}
 	case commit.CommitMsg:
-		if msg.T == p.T && from == p.lead && !p.Decided() {
-			p.Decide(ctx, commit.Commit)
-		}
+		p.decided(ctx, from, msg.T, commit.Commit)
 	case PreCommit:
 		if msg.T != p.T || from != p.lead || p.Decided() {
 			return
@@ -302,6 +302,17 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 			p.terminate(ctx)
 		}
 		p.reported(ctx, from, msg.State)
+	}
+}
+
+// decided takes the decision of the coordinator it follows, or one that
+// overtook its prepare T.
+func (p *node) decided(ctx proc.Context, from proc.NodeID, t int, d string) {
+	if p.Early(ctx, t, from) {
+		p.lead = from
+	}
+	if t == p.T && from == p.lead && !p.Decided() {
+		p.Decide(ctx, d)
 	}
 }
 

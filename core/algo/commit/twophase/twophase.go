@@ -271,7 +271,7 @@ func (p *node) revote(ctx proc.Context, to proc.NodeID) {
 // decided is a participant receiving the coordinator's decision: it logs
 // it and acknowledges it.
 func (p *node) decided(ctx proc.Context, from proc.NodeID, t int, d string) {
-	if t != p.T {
+	if t != p.T && !p.Early(ctx, t, from) {
 		ctx.Log("%s T%d: not this site's transaction (T%d)", d, t, p.T)
 		return
 	}
