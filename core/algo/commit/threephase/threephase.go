@@ -68,7 +68,7 @@ Assumptions (Skeen's): crash-stop sites with a perfect failure detector (the sce
 			s := commit.NewSite(v)
 			return func(proc.NodeID) proc.Node { return &node{Site: s} }, nil
 		},
-		Memory: algo.Memory{Boot: algo.Bytes(200), Load: algo.PerPeer(300, 100)},
+		Memory: algo.Memory{Boot: algo.Bytes(200)},
 	})
 }
 

@@ -70,7 +70,7 @@ Assumptions: reliable links in any order, crashes and recoveries with stable sto
 			s := commit.NewSite(v)
 			return func(proc.NodeID) proc.Node { return &node{Site: s} }, nil
 		},
-		Memory: algo.Memory{Boot: algo.Bytes(200), Load: algo.PerPeer(300, 100)},
+		Memory: algo.Memory{Boot: algo.Bytes(200)},
 	})
 }
 
