@@ -19,7 +19,9 @@ var commitKeys = []string{commit.KeyTxn, commit.KeyPhase, commit.KeyVote, commit
 // judged at every decision: the first decision of a transaction fixes it,
 // a later different one breaks it, and a commit needs every participant
 // the coordinator named to have voted ready before it. commit.nonblocking
-// holds once the run is over: every participant up then has decided.
+// holds once the run is over: every participant up then that took part in
+// a transaction (set txn to it, in any of its lives) has decided it; one
+// that never heard of it waits for nothing.
 type commitState struct {
 	procs map[int]*commitProc
 	txns  map[int]*txnRec
@@ -37,13 +39,15 @@ type commitProc struct {
 }
 
 // txnRec is one transaction: its participants, their votes, the first
-// decision and where it was made, and who decided.
+// decision and where it was made, who took part (set txn to it) and who
+// decided.
 type txnRec struct {
 	parts     []int
 	votes     map[int]string
 	decision  string
 	by        int
 	at        mark
+	joined    map[int]bool
 	decidedBy map[int]bool
 }
 
@@ -59,7 +63,7 @@ func (s *commitState) proc(id int) *commitProc {
 func (s *commitState) txn(t int) *txnRec {
 	r := s.txns[t]
 	if r == nil {
-		r = &txnRec{votes: map[int]string{}, decidedBy: map[int]bool{}}
+		r = &txnRec{votes: map[int]string{}, joined: map[int]bool{}, decidedBy: map[int]bool{}}
 		s.txns[t] = r
 		s.order = append(s.order, t)
 	}
@@ -86,7 +90,7 @@ func (s *commitState) state(e *trace.Event) {
 	case commit.KeyTxn:
 		p := s.proc(e.Node)
 		p.txn, p.phase = toInt(e.New), ""
-		s.txn(p.txn)
+		s.txn(p.txn).joined[e.Node] = true
 		return
 	case commit.KeyPhase, commit.KeyVote, commit.KeyDecision, commit.KeyParticipants:
 	default:
@@ -182,17 +186,16 @@ func (m *Monitor) commitNonBlocking(now int64) (bool, string) {
 		r := s.txns[t]
 		for _, id := range r.parts {
 			p := s.procs[id]
-			if p != nil && p.down || r.decidedBy[id] {
-				continue
+			if p != nil && p.down || r.decidedBy[id] || !r.joined[id] {
+				continue // down, decided, or never heard of T: waiting for nothing
 			}
 			n++
 			if len(waiting) == trace.MaxListed {
 				continue
 			}
-			switch {
-			case p == nil || p.txn != t:
-				waiting = append(waiting, fmt.Sprintf("%d (T%d: never heard of it)", id, t))
-			default:
+			if p.txn != t {
+				waiting = append(waiting, fmt.Sprintf("%d (T%d: no state of it since it crashed)", id, t))
+			} else {
 				waiting = append(waiting, fmt.Sprintf("%d (T%d: phase %s since %s)", id, t, p.phase, p.phaseAt))
 			}
 		}

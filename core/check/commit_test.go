@@ -62,8 +62,11 @@ func TestCommitProperties(t *testing.T) {
 		{"nonblocking: a failed participant is not waited for", "commit.nonblocking", cat(prepared(ids, "ready", "ready"),
 			[]trace.Event{crash(2, 3), decision(3, 1, "commit"), decision(4, 2, "commit")}),
 			true, allDecided},
-		{"nonblocking: a recovered participant that lost the prepare", "commit.nonblocking", cat(prepared(ids, "ready", "ready")[:6],
-			[]trace.Event{crash(1, 3), recov(2, 3), decision(3, 1, "abort"), decision(4, 2, "abort")}),
-			false, "commit.nonblocking: at t=50, 1 participant(s) up have not decided: 3 (T1: never heard of it)"},
+		{"nonblocking: a participant that never heard of T waits for nothing", "commit.nonblocking", cat(prepared(ids, "ready", "ready")[:6],
+			[]trace.Event{decision(3, 1, "abort"), decision(4, 2, "abort")}),
+			true, allDecided},
+		{"nonblocking: a recovered participant that forgot T", "commit.nonblocking", cat(prepared(ids, "ready", "ready"),
+			[]trace.Event{crash(2, 3), recov(3, 3), decision(3, 1, "abort"), decision(4, 2, "abort")}),
+			false, "commit.nonblocking: at t=50, 1 participant(s) up have not decided: 3 (T1: no state of it since it crashed)"},
 	})
 }

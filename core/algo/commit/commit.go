@@ -20,6 +20,8 @@ package commit
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"dsim/core/algo"
 	"dsim/core/proc"
@@ -57,7 +59,7 @@ const (
 
 func init() {
 	algo.DeclareProperty(Atomic, "every site that decides a transaction (state decision) decides the same, and it is decided commit only if every participant the coordinator asked (state participants) voted ready (state vote) before")
-	algo.DeclareProperty(NonBlocking, "every participant that is up when the property is judged (at the end of the run) has decided: none is left waiting, or blocked, for a failed coordinator to recover")
+	algo.DeclareProperty(NonBlocking, "every participant that is up when the property is judged (at the end of the run) and took part in a transaction (set txn to it) has decided it: none is left waiting, or blocked, for a failed coordinator to recover")
 }
 
 // State documents the keys, for the protocols' specs.
@@ -71,7 +73,7 @@ var State = []algo.StateKey{
 }
 
 // Rec is the log record of a kind for T, as the text writes it: "<ready T1>".
-func Rec(kind string, t int) string { return fmt.Sprintf("<%s T%d>", kind, t) }
+func Rec(kind string, t int) string { return "<" + kind + " T" + strconv.Itoa(t) + ">" }
 
 // Has reports whether the site's stable log holds the record kind for T.
 func Has(ctx proc.Context, kind string, t int) bool {
@@ -79,15 +81,18 @@ func Has(ctx proc.Context, kind string, t int) bool {
 }
 
 // Latest is the last transaction the stable log names (0: none), read on
-// recovery.
+// recovery: the number after " T" in its last record.
 func Latest(ctx proc.Context) int {
 	log := ctx.Stable()
 	if len(log) == 0 {
 		return 0
 	}
-	var t int
-	var kind string
-	fmt.Sscanf(log[len(log)-1], "<%s T%d>", &kind, &t)
+	r := log[len(log)-1]
+	i := strings.LastIndex(r, " T")
+	if i < 0 || !strings.HasSuffix(r, ">") {
+		return 0
+	}
+	t, _ := strconv.Atoi(r[i+2 : len(r)-1])
 	return t
 }
 

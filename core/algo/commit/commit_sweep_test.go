@@ -19,9 +19,10 @@ import (
 // times of the coordinator and of participants, with recoveries where the
 // algorithm tolerates them (two-phase commit). core/check judges each run
 // to quiescence: commit.atomic, and commit.nonblocking where promised
-// (three-phase commit). The sweep also checks that every transaction is
-// decided by its coordinator, or by a participant, when any site is up. A
-// failure prints the seed; replay it with
+// (three-phase commit). The sweep also checks that a coordinator up at the
+// end has decided, and so has every participant up that voted (two-phase
+// commit blocks only while its coordinator is down), and that both
+// outcomes occur. A failure prints the seed; replay it with
 //
 //	go test ./core/algo/commit -run 'TestSweep/commit.twophase$' -sweep.seed=N -v
 
@@ -75,11 +76,17 @@ func sweepOne(t *testing.T, spec *algo.Spec, seed uint64) (string, string, any) 
 	if err := w.Judge(algo.PropertyNames(spec.Properties)...); err != nil {
 		return world, err.Error(), nil
 	}
-	// Decided somewhere: a site that is up knows T's fate, unless it is a
-	// two-phase participant that never heard of T, or the only ones that
-	// know are blocked with the coordinator down.
 	if w.Up(coord) && w.Get(coord, commit.KeyDecision) == nil {
 		return world, fmt.Sprintf("the coordinator %d is up and has not decided", coord), nil
+	}
+	// Two-phase commit blocks only while the coordinator is down: with it
+	// up at the end, every participant up that voted has decided.
+	if w.Up(coord) {
+		for _, id := range ids {
+			if w.Up(id) && w.Get(id, commit.KeyVote) != nil && w.Get(id, commit.KeyDecision) == nil {
+				return world, fmt.Sprintf("participant %d voted and has not decided, with the coordinator up (phase %v)", id, w.Get(id, commit.KeyPhase)), nil
+			}
+		}
 	}
 	d := w.Get(coord, commit.KeyDecision)
 	for _, id := range ids {

@@ -8,8 +8,9 @@
 -- failed site 5 ticks after it fails.
 -- 1) Ci logs <prepare T1> and sends prepare T1 (t=0). The participants log <ready T1> and answer
 --    (t=2); Ci fails at t=3, before their answers reach it: it never decides.
--- 2) At t=8 both suspect Ci and ask each other (QUERY); each has only <ready T1> (STATUS ready,
---    t=10), so at t=12 both are blocked: commit.nonblocking fails.
+-- 2) At t=8 both suspect Ci and ask the other sites (QUERY; the two to Ci are lost, as it is down);
+--    each has only <ready T1> (STATUS ready, t=10), so at t=12 both are blocked:
+--    commit.nonblocking fails.
 -- 3) Ci recovers at t=30 and reads its log: <prepare T1> and no decision, so no site can have
 --    committed T1: it logs <abort T1> and sends abort T1; the participants abort (t=32), and with
 --    their acknowledgements Ci logs <complete T1> (t=34).
@@ -23,8 +24,8 @@ for _, id in ipairs{ 2, 3 } do
   expect(n:get("phase") == "blocked" and n:get("decision") == nil, string.format("site %d is blocked", id))
   expect(table.concat(n:stable(), " ") == "<ready T1>", string.format("site %d's log holds only <ready T1>", id))
 end
-expect(w:count{ type = "send", kind = "QUERY" } == 2 and w:count{ type = "send", kind = "STATUS" } == 2,
-  "each participant asks the other, which answers ready")
+expect(w:count{ type = "send", kind = "QUERY" } == 4 and w:count{ type = "drop", kind = "QUERY" } == 2
+  and w:count{ type = "send", kind = "STATUS" } == 2, "each participant asks the other, which answers ready, and Ci, which is down")
 local ok, why = w:check("commit.nonblocking")
 expect(not ok and why:find("2 participant%(s%) up have not decided: 2 %(T1: phase blocked since t=12") ~= nil,
   "blocked, as the text says: " .. why)

@@ -154,14 +154,17 @@ func decision(d string, t int) proc.Message {
 	return commit.AbortMsg{T: t}
 }
 
-// ask sends QUERY to every site it does not suspect.
+// ask sends QUERY to every other site and awaits the answers of those it
+// does not suspect. A suspected site is asked too: the detector trusts a
+// recovered site only a while after its recovery, and its answer, if it
+// is up, may be the one that decides.
 func (p *node) ask(ctx proc.Context) {
 	p.asking, p.waitCoord = []proc.NodeID{}, false
 	for _, id := range ctx.Peers() {
 		if !ctx.Suspected(id) {
 			p.asking = append(p.asking, id)
-			ctx.Send(id, Query{T: p.T})
 		}
+		ctx.Send(id, Query{T: p.T})
 	}
 	p.answered(ctx, unknown)
 }
@@ -244,7 +247,7 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 		if msg.T != p.T || p.Decided() {
 			return
 		}
-		switch msg.State {
+		switch msg.State { // from a site not awaited (suspected), only a decision counts
 		case commit.Commit, commit.Abort:
 			p.learn(ctx, msg.State)
 		case commit.Prepare:
