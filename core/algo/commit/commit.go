@@ -80,20 +80,38 @@ func Has(ctx proc.Context, kind string, t int) bool {
 	return slices.Contains(ctx.Stable(), Rec(kind, t))
 }
 
-// Latest is the last transaction the stable log names (0: none), read on
-// recovery: the number after " T" in its last record.
-func Latest(ctx proc.Context) int {
-	log := ctx.Stable()
-	if len(log) == 0 {
-		return 0
+// record splits a log record "<kind Tn>" into its kind and n (0: none).
+func record(r string) (string, int) {
+	kind, num, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(r, "<"), ">"), " T")
+	t, err := strconv.Atoi(num)
+	if !ok || err != nil {
+		return "", 0
 	}
-	r := log[len(log)-1]
-	i := strings.LastIndex(r, " T")
-	if i < 0 || !strings.HasSuffix(r, ">") {
-		return 0
+	return kind, t
+}
+
+// Named reports whether the stable log holds a record of T.
+func Named(ctx proc.Context, t int) bool {
+	return slices.ContainsFunc(ctx.Stable(), func(r string) bool { _, n := record(r); return n == t })
+}
+
+// Recover is the transaction a recovered site takes up, read from its
+// stable log: the last one the log leaves undecided (no <commit T>,
+// <abort T> or <no T>), else the last one it names (0: none). A site takes
+// part in one transaction at a time, but may have voted no on another
+// meanwhile, or aborted one it was asked about.
+func Recover(ctx proc.Context) int {
+	log, last := ctx.Stable(), 0
+	for i := len(log) - 1; i >= 0; i-- {
+		_, t := record(log[i])
+		if last == 0 {
+			last = t
+		}
+		if t != 0 && !Has(ctx, Commit, t) && !Has(ctx, Abort, t) && !Has(ctx, No, t) {
+			return t
+		}
 	}
-	t, _ := strconv.Atoi(r[i+2 : len(r)-1])
-	return t
+	return last
 }
 
 // PrepareMsg is the coordinator's "prepare T": will the site commit its
@@ -225,8 +243,8 @@ func (s *Site) Command(ctx proc.Context, name string, args proc.Args) error {
 			return fmt.Errorf("commit: t=%d is not in 1..1e9", t)
 		case s.T != 0 && !s.Decided():
 			return fmt.Errorf("commit: transaction T%d is still undecided here", s.T)
-		case t <= Latest(ctx) || t <= s.T:
-			return fmt.Errorf("commit: t=%d is not a new transaction here (T%d was the last)", t, max(s.T, Latest(ctx)))
+		case t == s.T || Named(ctx, t):
+			return fmt.Errorf("commit: T%d is not a new transaction here (its log names it)", t)
 		case len(ctx.Peers()) == 0:
 			return fmt.Errorf("commit: no participant (the coordinator is alone)")
 		}

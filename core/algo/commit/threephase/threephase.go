@@ -55,7 +55,7 @@ func init() {
 		Description: `Text: Silberschatz, Galvin and Gagne, "Operating System Concepts", chapter "Distributed Coordination", section "Atomicity" names the three-phase commit protocol as the way around two-phase commit's blocking; the rules are Skeen's, "Nonblocking Commit Protocols" (SIGMOD 1981): the central site protocol with a prepared (precommit) state, and its termination protocol with a backup coordinator.
 Phase 1: the coordinator (the commit command) logs <prepare T> and sends prepare T to every participant (every other process); each logs <ready T> and answers ready T, or logs <no T>, answers abort T and aborts (the vote command, or config abort at random). Phase 2: if every participant answered ready T before the timeout (config timeout), the coordinator logs <precommit T> and sends precommit T; each participant logs <precommit T> and acknowledges (ACK); otherwise the coordinator logs <abort T> and sends abort T. Phase 3: once every participant it does not suspect has acknowledged, the coordinator logs <commit T> and sends commit T. No site commits while another live one is still uncertain (ready without precommit): Skeen's condition for a non-blocking protocol.
 Termination protocol: an undecided site whose detector suspects its coordinator takes the lowest id it does not suspect as the new coordinator and sends it its state (STATE-REP); the new coordinator asks every site it does not suspect for its state (STATE-REQ) and decides from them and its own: if one has aborted, abort; if one has committed, commit; if every one is uncertain (ready, or no record of T), abort; otherwise (some precommitted, none decided) it sends precommit T to all, waits for their acknowledgements, then commits. It sends its decision to every site it does not suspect. A new coordinator that fails is replaced the same way.
-Where the text is silent: a site ignores every message from a process its detector suspects (a failed coordinator's late messages must not undo what the termination protocol decided); a site asked for its state with no record of T answers none and takes no further part in T but the decision.
+Where the text is silent: a site ignores every message from a process its detector suspects (a failed coordinator's late messages must not undo what the termination protocol decided); a site asked for its state with no record of T answers none and takes no further part in T but the decision. A site takes part in one transaction at a time: one still in an undecided transaction votes no on another, and answers a STATE-REQ about another from its log.
 Assumptions (Skeen's): crash-stop sites with a perfect failure detector (the scenario's detector key), no partitions, reliable links, and votes back within the timeout (a round trip under it). The termination protocol then decides for every live site: commit.nonblocking.`,
 		Topology:    "complete",
 		Assumptions: algo.Assumptions{Crashes: algo.CrashStop, Latency: algo.LatencyBound{Key: "timeout", Trips: 2, Timeout: true}},
@@ -324,11 +324,27 @@ func (p *node) asked(ctx proc.Context, from proc.NodeID, t int) {
 	if p.T == 0 {
 		p.Join(ctx, t, proc.MinID)
 	}
-	if t != p.T {
+	if t != p.T { // another transaction, decided here: its state from the log
+		ctx.Send(from, StateRep{T: t, State: logged(ctx, t)})
 		return
 	}
 	p.lead, p.terminating, p.asking, p.acking = from, false, nil, nil
 	ctx.Send(from, StateRep{T: t, State: p.state()})
+}
+
+// logged is a site's state in T as its log records it.
+func logged(ctx proc.Context, t int) string {
+	switch {
+	case commit.Has(ctx, commit.Commit, t):
+		return commit.Commit
+	case commit.Has(ctx, commit.Abort, t), commit.Has(ctx, commit.No, t):
+		return commit.Abort
+	case commit.Has(ctx, commit.PreCommit, t):
+		return commit.PreCommit
+	case commit.Has(ctx, commit.Ready, t):
+		return commit.Ready
+	}
+	return none
 }
 
 func (p *node) Timer(ctx proc.Context, tag string) {

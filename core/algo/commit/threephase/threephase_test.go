@@ -159,4 +159,12 @@ func TestTerminationStragglers(t *testing.T) {
 	suspect(p, f, 1)
 	p.Receive(f, 3, StateRep{T: 1, State: commit.PreCommit})
 	expect(t, f, "<ready T1> <precommit T1> <commit T1>", []algotest.Sent{{To: 3, Msg: commit.CommitMsg{T: 1}}}, commit.Commit)
+
+	// A site gone on to T2 answers about T1 from its log.
+	p.Receive(f, 3, commit.PrepareMsg{T: 2})
+	f.Take()
+	p.Receive(f, 4, StateReq{T: 1})
+	if got := f.Take(); !slices.Equal(got, []algotest.Sent{{To: 4, Msg: StateRep{T: 1, State: commit.Commit}}}) {
+		t.Errorf("asked about T1 in T2: answered %v", got)
+	}
 }

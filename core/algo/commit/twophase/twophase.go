@@ -85,7 +85,7 @@ type node struct {
 
 // Start is the recovery rules: a recovered site reads its log.
 func (p *node) Start(ctx proc.Context) {
-	t := commit.Latest(ctx)
+	t := commit.Recover(ctx)
 	if !ctx.Recovered() || t == 0 {
 		return
 	}

@@ -73,6 +73,10 @@ func TestPhase1(t *testing.T) {
 	p.Receive(f, 1, commit.PrepareMsg{T: 7}) // a duplicate: the same answer, no new record
 	expect(t, f, "<ready T7>", sent([]proc.NodeID{1}, commit.ReadyMsg{T: 7}))
 
+	// One transaction at a time: prepare T8 while T7 is undecided is refused.
+	p.Receive(f, 3, commit.PrepareMsg{T: 8})
+	expect(t, f, "<ready T7> <no T8>", sent([]proc.NodeID{3}, commit.AbortMsg{T: 8}), commit.KeyTxn, 7, commit.KeyPhase, commit.Ready)
+
 	p, f = site(t, 3)
 	must(t, p.Command(f, "vote", proc.Args{"value": "no"}))
 	p.Receive(f, 1, commit.PrepareMsg{T: 7})
@@ -137,6 +141,7 @@ func TestFailureOfParticipant(t *testing.T) {
 		{[]string{"<ready T1>", "<abort T1>"}, commit.Abort, commit.Abort, nil},             // undo(T)
 		{[]string{"<no T1>"}, commit.Abort, commit.Abort, nil},                              // undo(T)
 		{[]string{"<ready T1>"}, nil, commit.Ready, sent([]proc.NodeID{3, 1}, Query{T: 1})}, // consult Ci and the others
+		{[]string{"<ready T1>", "<no T2>"}, nil, commit.Ready, sent([]proc.NodeID{3, 1}, Query{T: 1})}, // T1 first: T2 was refused while in it
 		{nil, nil, nil, nil}, // nothing to do
 	} {
 		_, f := recovered(t, 2, tc.log...)
@@ -234,4 +239,10 @@ func TestCommandErrors(t *testing.T) {
 	if err := c.Command(f, "commit", proc.Args{"t": 2}); err == nil || err.Error() != "commit: transaction T1 is still undecided here" {
 		t.Errorf("a second transaction: %v", err)
 	}
+	c.Timer(f, commit.TimerVotes)
+	if err := c.Command(f, "commit", proc.Args{"t": 1}); err == nil || err.Error() != "commit: T1 is not a new transaction here (its log names it)" {
+		t.Errorf("T1 again: %v", err)
+	}
+	must(t, c.Command(f, "commit", proc.Args{"t": 2}))
+	expect(t, f, "<prepare T1> <abort T1> <prepare T2>", append(append(sent([]proc.NodeID{2, 3}, commit.PrepareMsg{T: 1}), sent([]proc.NodeID{2, 3}, commit.AbortMsg{T: 1})...), sent([]proc.NodeID{2, 3}, commit.PrepareMsg{T: 2})...), commit.KeyTxn, 2)
 }
