@@ -137,10 +137,10 @@ func TestFailureOfParticipant(t *testing.T) {
 		phase    any
 		sent     []algotest.Sent
 	}{
-		{[]string{"<ready T1>", "<commit T1>"}, commit.Commit, commit.Commit, nil},          // redo(T)
-		{[]string{"<ready T1>", "<abort T1>"}, commit.Abort, commit.Abort, nil},             // undo(T)
-		{[]string{"<no T1>"}, commit.Abort, commit.Abort, nil},                              // undo(T)
-		{[]string{"<ready T1>"}, nil, commit.Ready, sent([]proc.NodeID{3, 1}, Query{T: 1})}, // consult Ci and the others
+		{[]string{"<ready T1>", "<commit T1>"}, commit.Commit, commit.Commit, nil},                     // redo(T)
+		{[]string{"<ready T1>", "<abort T1>"}, commit.Abort, commit.Abort, nil},                        // undo(T)
+		{[]string{"<no T1>"}, commit.Abort, commit.Abort, nil},                                         // undo(T)
+		{[]string{"<ready T1>"}, nil, commit.Ready, sent([]proc.NodeID{3, 1}, Query{T: 1})},            // consult Ci and the others
 		{[]string{"<ready T1>", "<no T2>"}, nil, commit.Ready, sent([]proc.NodeID{3, 1}, Query{T: 1})}, // T1 first: T2 was refused while in it
 		{nil, nil, nil, nil}, // nothing to do
 	} {
