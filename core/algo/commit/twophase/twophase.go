@@ -250,8 +250,8 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 		switch msg.State { // from a site not awaited (suspected), only a decision counts
 		case commit.Commit, commit.Abort:
 			p.learn(ctx, msg.State)
-		case commit.Prepare:
-			p.waitCoord = true
+		case commit.Prepare: // Ci, up: a recovered participant learns who it is
+			p.Coord, p.waitCoord = from, true
 			p.answered(ctx, from)
 		default:
 			p.answered(ctx, from)
