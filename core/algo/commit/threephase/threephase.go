@@ -157,7 +157,7 @@ func (p *node) precommit(ctx proc.Context) {
 	for _, to := range p.acking {
 		ctx.Send(to, PreCommit{T: p.T})
 	}
-	p.acked(ctx, p.lead)
+	p.acked(ctx, ctx.Self()) // with nobody to wait for, it commits at once
 }
 
 // acked notes an acknowledgement and commits with the last one.
