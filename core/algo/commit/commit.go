@@ -188,7 +188,7 @@ func (s *Site) IsCoord(ctx proc.Context) bool { return s.T != 0 && s.Coord == ct
 
 // Join makes T the site's transaction, coordinated by coord.
 func (s *Site) Join(ctx proc.Context, t int, coord proc.NodeID) {
-	s.T, s.Coord, s.Decision, s.Phase, s.Votes = t, coord, "", "", nil
+	s.T, s.Coord, s.Parts, s.Decision, s.Phase, s.Votes = t, coord, nil, "", "", nil
 	ctx.Set(KeyTxn, t)
 }
 
