@@ -22,6 +22,7 @@ import (
 
 	"dsim/core/algo"
 	"dsim/core/algo/clock"
+	"dsim/core/algo/commit"
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
 	"dsim/core/algo/order"
@@ -62,6 +63,8 @@ var checkers = []Checker{
 	{order.FIFO, []string{order.KeyDelivered}, (*Monitor).orderFIFO, func(m *Monitor) uint64 { return m.order.first(&m.order.fifo).seq }},
 	{order.Causal, []string{order.KeyMulticasts, order.KeyDelivered}, (*Monitor).orderCausal, func(m *Monitor) uint64 { return m.order.first(&m.order.causal).seq }},
 	{order.Total, []string{order.KeyDelivered}, (*Monitor).orderTotal, func(m *Monitor) uint64 { return m.order.first(&m.order.total).seq }},
+	{commit.Atomic, commitKeys, (*Monitor).commitAtomic, func(m *Monitor) uint64 { return m.commit.bad.seq }},
+	{commit.NonBlocking, commitKeys, (*Monitor).commitNonBlocking, nil},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -97,6 +100,7 @@ type Monitor struct {
 	phys     physState
 	snap     snapState
 	order    orderState
+	commit   commitState
 }
 
 var snapshotKeys = []string{snapshot.KeyBalance, snapshot.KeyRecorded, snapshot.KeyChannel}
@@ -111,6 +115,7 @@ func New() *Monitor {
 		phys:     physState{byID: map[int]*physProc{}, refs: map[string]*physRef{}},
 		snap:     snapState{procs: map[int]*snapProc{}, sent: map[uint64]snapSent{}, snaps: map[int]*snapRec{}},
 		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
+		commit:   commitState{procs: map[int]*commitProc{}, txns: map[int]*txnRec{}},
 	}
 }
 
@@ -123,6 +128,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.phys.observe(e)
 	m.snap.observe(e)
 	m.order.observe(e)
+	m.commit.observe(e)
 }
 
 // Verdict is the outcome of one property.
