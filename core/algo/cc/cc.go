@@ -79,9 +79,8 @@ func Params(replicas int) []algo.Param {
 	return ps
 }
 
-// Memory is a site's: its record and its placement of every item, n
-// copies each in the worst case but one by default.
-var Memory = algo.Memory{Boot: algo.PerPeer(640, 96), Load: algo.Bytes(1024)}
+// Memory is a site's record and its share of the world's placement.
+var Memory = algo.Memory{Boot: algo.Bytes(240)}
 
 // Model says, for every scheme's description, how the transactions run.
 const Model = `The transactions (the model the chapter's transactions follow: read(Q), write(Q), lock-S(Q), lock-X(Q)): a transaction is begun at its home site (command begin, or config txns at random), whose transaction manager drives its operations one at a time; for each it sends a lock request (REQUEST, carrying the access) to the scheme's lock managers, each of which grants it at once or queues it first come, first served (a shared request waits behind a waiting exclusive one, so no writer starves), and answers GRANT, performing the access on its copy of the item if it holds one (else the home sends ACCESS to the primary copy's site, answered DONE). A lock manager at the home site itself costs no message. After its last operation the transaction commits and releases its locks, one UNLOCK per lock (strict two-phase locking: every lock held to the end). A transaction rolled back (the abort command, or another family's die, wound or deadlock victim) releases its locks and withdraws its requests the same way and restarts after a random delay (config restart, doubling its range at each further rollback), keeping its timestamp. Timestamps are the chapter's: a site's logical counter concatenated with its id, the counter advanced past any later timestamp a request brings.

@@ -100,10 +100,12 @@ var Commands = []algo.CommandSpec{
 	{Name: "abort", Args: "t=<id>", Doc: "roll transaction t back (at its home site, or at a site where it holds or waits for a lock: it is told); it restarts, keeping its timestamp"},
 }
 
-// Config is the model's configuration, read from Params' keys.
+// Config is the model's configuration, read from Params' keys. The sites
+// made from one Config (one world's) share one placement.
 type Config struct {
 	Spots     []Spot
 	Replicas  int
+	shared    *Placement
 	txns, ops int
 	writes    float64
 	gaps      int
@@ -113,7 +115,7 @@ type Config struct {
 // NewConfig reads the keys Params describes; the error names a bad key.
 func NewConfig(v algo.Values) (Config, error) {
 	spots, err := ParseSpots(v.String("items"))
-	return Config{Spots: spots, Replicas: v.Int("replicas"), txns: v.Int("txns"), ops: v.Int("ops"),
+	return Config{Spots: spots, Replicas: v.Int("replicas"), shared: &Placement{}, txns: v.Int("txns"), ops: v.Int("ops"),
 		writes: v.Float("writes"), gaps: max(int(2/v.Float("rate"))-1, 1), restart: v.Int("restart")}, err
 }
 
@@ -205,13 +207,28 @@ const (
 
 // Start places the items and arms the workload.
 func (s *Site) Start(ctx proc.Context) {
-	s.Place, s.Err = NewPlacement(RingOf(ctx), s.Spots, s.Replicas)
+	s.Place, s.Err = s.placement(ctx)
 	if s.Err != nil {
 		ctx.Log("%v", s.Err)
 	}
 	s.Table, s.Txns, s.clock, s.begun, s.k, s.homes, s.local = nil, nil, 0, 0, 0, nil, nil
 	s.left = s.txns
 	s.nextBegin(ctx)
+}
+
+// placement is the world's placement: the one the world's first site
+// made, when this site sees the same ring, so that a world keeps one.
+func (s *Site) placement(ctx proc.Context) (*Placement, error) {
+	ring := RingOf(ctx)
+	if p := s.shared; p != nil && slices.Equal(p.Ring, ring) {
+		return p, nil
+	}
+	p, err := NewPlacement(ring, s.Spots, s.Replicas)
+	if err != nil || s.shared == nil || s.shared.Ring != nil {
+		return p, err
+	}
+	*s.shared = *p // the first
+	return s.shared, nil
 }
 
 func (s *Site) nextBegin(ctx proc.Context) {

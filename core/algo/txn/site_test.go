@@ -218,3 +218,21 @@ func TestPlacement(t *testing.T) {
 		t.Errorf("A's copies seen from 5: %v, want its own, then 6, then 4", got)
 	}
 }
+
+// The sites of one world share its placement; a site that sees another
+// ring (another world) makes its own.
+func TestSharedPlacement(t *testing.T) {
+	spec := algo.Spec{Name: "test.txn", Config: txn.Params()}
+	v, _ := spec.Resolve(nil)
+	cfg, _ := txn.NewConfig(v)
+	a, b, c := &txn.Site{Config: cfg}, &txn.Site{Config: cfg}, &txn.Site{Config: cfg}
+	a.Start(algotest.NewFake(1, 1, 2, 3))
+	b.Start(algotest.NewFake(3, 1, 2, 3))
+	c.Start(algotest.NewFake(2, 2, 1, 3))
+	if a.Place != b.Place || a.Place == c.Place {
+		t.Errorf("placements %p %p %p: want the first two shared, the third (another ring) its own", a.Place, b.Place, c.Place)
+	}
+	if got := c.Place.Sites(0); !slices.Equal(got, []proc.NodeID{2}) {
+		t.Errorf("A at %v, want the site of ring index 0 in its own world, 2", got)
+	}
+}
