@@ -1,11 +1,10 @@
 -- The concurrency-control schemes compared: Silberschatz, Galvin and Gagne, "Operating System
 -- Concepts", chapter "Distributed Coordination", section "Concurrency Control". The text counts the
 -- messages of locking: the single lock manager and the multiple coordinators (nonreplicated scheme)
--- need "two message transfers for handling lock requests and one message transfer for handling
--- unlock requests"; the majority protocol "2(n/2 + 1) messages for handling lock requests and
--- (n/2 + 1) messages for handling unlock requests" for an item of n copies; the biased protocol
--- asks one copy for a shared lock and all n for an exclusive one; primary copy asks the primary
--- alone, however many copies.
+-- need two messages for a lock request (request, grant) and one for an unlock; the majority
+-- protocol 2(n/2 + 1) for a lock request and n/2 + 1 for an unlock, for an item of n copies; the
+-- biased protocol asks one copy for a shared lock and all n for an exclusive one; primary copy asks
+-- the primary alone, however many copies.
 -- 1) One transaction alone, on 6 sites, its home site 6 holding no copy of the item it accesses:
 --    the lock messages (REQUEST, GRANT, UNLOCK) beside the text's counts, and every message (the
 --    single lock manager's site, the first, holds no copy of B either: the access costs an ACCESS

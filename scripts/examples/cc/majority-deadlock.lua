@@ -1,10 +1,8 @@
 -- The majority protocol deadlocking on a single data item: Silberschatz, Galvin and Gagne,
 -- "Operating System Concepts", chapter "Distributed Coordination", section "Concurrency Control",
--- "Majority Protocol": "deadlocks can occur even if only one data item is being locked. To
--- illustrate, consider a system with four sites and full replication. Suppose that transactions T1
--- and T2 wish to lock data item Q in exclusive mode. Transaction T1 may succeed in locking Q at
--- sites S1 and S3, while transaction T2 may succeed in locking Q at sites S2 and S4. Each then must
--- wait to acquire the third lock, and hence a deadlock has occurred."
+-- "Majority Protocol". The text's example: four sites and full replication; T1 and T2 both want
+-- to lock Q in exclusive mode; T1 succeeds in locking Q at S1 and S3, T2 at S2 and S4; each must
+-- wait for a third lock, and they are deadlocked, though only one data item is locked.
 --
 -- Q has a copy at each of the four sites (items "Q@1", replicas 4); a majority is 3. T1 begins at
 -- S1 and asks the three copies nearest it, S1, S2, S3; T2 begins at S4 and asks S4, S1, S2. Each

@@ -1,10 +1,10 @@
 -- Timestamp ordering rejecting a late write: Silberschatz, Galvin and Gagne, "Operating System
 -- Concepts", chapter "Distributed Coordination", section "Concurrency Control", "Timestamping", with
--- the rules of the timestamp-based protocols: "if TS(Ti) < R-timestamp(Q), then the value of Q that
--- Ti is producing was needed previously, and the system assumed that that value would never be
--- produced. Hence, the write operation is rejected, and Ti is rolled back"; "a transaction Ti that is
--- rolled back ... is assigned a new timestamp and is restarted". Timestamps are a site's logical
--- counter concatenated with its id: <1,1> is site 1's first, <1,2> site 2's.
+-- the write rule of the timestamp-based protocol: if TS(Ti) < R-timestamp(Q), the value of Q that Ti
+-- produces was needed before, and the system assumed it would never be produced: the write is
+-- rejected and Ti rolled back; a transaction rolled back is given a new timestamp and restarted.
+-- Timestamps are a site's logical counter concatenated with its id: <1,1> is site 1's first, <1,2>
+-- site 2's.
 --
 -- Two sites: A at site 1, B at site 2. At t=0 site 1 begins T1 = read(B) write(A), timestamp <1,1>,
 -- and site 2 begins T2 = read(A), timestamp <1,2>: the younger. T1's read of B goes to site 2 (a
