@@ -114,7 +114,7 @@ func New() *Monitor {
 		phys:     physState{byID: map[int]*physProc{}, refs: map[string]*physRef{}},
 		snap:     snapState{procs: map[int]*snapProc{}, sent: map[uint64]snapSent{}, snaps: map[int]*snapRec{}},
 		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
-		cc:       ccState{byKey: map[[2]int]*ccCopy{}, runs: map[int]int{}, done: map[int]ccCommit{}},
+		cc:       ccState{byKey: map[[2]int]*ccCopy{}, runs: map[int]int{}, last: map[int]int{}, done: map[int]ccCommit{}},
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"dsim/core/algo/cc"
 	"dsim/core/algo/internal/algotest"
 	"dsim/core/algo/txn"
+	"dsim/core/proc"
 	"dsim/core/sim"
 	"dsim/core/trace"
 )
@@ -19,7 +20,8 @@ import (
 // random workload with contention (2 to 5 sites, 1 to 3 copies of each
 // item, a few transactions per site of 1 to 4 operations), on FIFO links
 // of random latency and no crash, as the schemes assume. core/check judges
-// cc.serializable; independently, the sweep checks that the run ended
+// cc.serializable, and the sweep searches the full conflict graph for a
+// cycle by brute force too; independently, it checks that the run ended
 // with every transaction committed, or, for the locking schemes, which do
 // not handle deadlocks, that the transactions left are deadlocked: a cycle
 // in the global wait-for graph of the sites' final lock tables. Replay a
@@ -51,6 +53,9 @@ func sweepOne(t *testing.T, spec *algo.Spec, seed uint64, n *tally) (string, str
 	world := fmt.Sprintf("ids=%v link=%s config=%v", ids, link.Latency, cfg)
 	if err := w.Judge(cc.Serializable); err != nil {
 		return world, err.Error()
+	}
+	if fullGraphCyclic(w.Rec.Events) {
+		return world, "the full conflict graph has a cycle the checker missed"
 	}
 	return world, stuck(w.Rec.Events, n)
 }
@@ -154,4 +159,112 @@ func TestSweep(t *testing.T) {
 	if found < 6 {
 		t.Fatalf("%d cc.* algorithms registered, want 6 (core/algo/all imports them)", found)
 	}
+}
+
+// nolocks is the model's sites with no concurrency control at all: every
+// access is made at once. Outside the family (its name is not cc.*), for
+// TestSweepWithoutLocks only.
+func init() {
+	algo.Register(algo.Spec{
+		Name: "cctest.nolocks", Summary: "no concurrency control", Description: "every access made at once",
+		Config: cc.Params(1), Commands: txn.Commands, State: txn.State, Messages: txn.Messages,
+		New: func(v algo.Values) (proc.Factory, error) {
+			cfg, err := txn.NewConfig(v)
+			return func(proc.NodeID) proc.Node {
+				s := &txn.Site{Config: cfg, Scheme: cc.ReadOneWriteAll}
+				s.Serve = func(ctx proc.Context, from proc.NodeID, r txn.Request) {
+					s.Access(ctx, r.T, r.Try, r.Item, r.Mode == int(txn.X))
+					s.Send(ctx, from, txn.Grant{T: r.T, Try: r.Try, Item: r.Item, Done: true})
+				}
+				return s
+			}, err
+		},
+		Memory: cc.Memory,
+	})
+}
+
+// TestSweepWithoutLocks runs the sweep's worlds with no concurrency
+// control: some runs are not serializable, and on every run the checker's
+// verdict is that of the full conflict graph (an edge for every pair of
+// conflicting accesses of committed runs, not only the checker's reduced
+// set), searched here for a cycle by brute force.
+func TestSweepWithoutLocks(t *testing.T) {
+	spec, err := algo.Lookup("cctest.nolocks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := 0
+	for seed := uint64(1); seed <= 300; seed++ {
+		r := sim.Stream(seed, "cc-sweep-nolocks", 0)
+		ids := algotest.IDs(2 + r.IntN(4))
+		cfg := map[string]any{"replicas": 1 + r.IntN(2), "txns": 1 + r.IntN(4), "ops": 1 + r.IntN(4), "writes": 0.5, "rate": 0.2}
+		w := algotest.New(t, algotest.Setup{Algo: spec.Name, IDs: ids, Config: cfg, Seed: seed,
+			Link: sim.Link{FIFO: true, Latency: sim.Dist{Kind: sim.Uniform, A: 1, B: 6}}})
+		w.Run(0)
+		verdict := w.Judge(cc.Serializable)
+		if cyclic := fullGraphCyclic(w.Rec.Events); cyclic != (verdict != nil) {
+			t.Errorf("seed %d: the full conflict graph is cyclic: %v; the checker says %v", seed, cyclic, verdict)
+		}
+		if verdict != nil {
+			broken++
+		}
+	}
+	if broken == 0 {
+		t.Error("no run of 300 without concurrency control broke serializability")
+	}
+	t.Logf("%d of 300 runs without concurrency control not serializable", broken)
+}
+
+// fullGraphCyclic builds the committed transactions' conflict graph with
+// an edge for every conflicting pair of accesses and looks for a cycle.
+func fullGraphCyclic(evs []trace.Event) bool {
+	type access struct{ site, t, item, w, run int }
+	var acc []access
+	runs, committed, aborted := map[int]int{}, map[int]int{}, map[int]bool{}
+	for _, e := range evs {
+		v, ok := e.New.([]int)
+		if e.Type != trace.State || !ok {
+			continue
+		}
+		switch {
+		case e.Key == txn.KeyOp:
+			acc = append(acc, access{e.Node, v[1], v[2], v[3], v[4]})
+		case e.Key == txn.KeyTxn && v[1] == txn.Aborted:
+			aborted[v[0]] = true
+		case e.Key == txn.KeyTxn && v[1] == txn.Running && (runs[v[0]] == 0 || aborted[v[0]]):
+			runs[v[0]]++
+			aborted[v[0]] = false
+		case e.Key == txn.KeyTxn && v[1] == txn.Committed:
+			committed[v[0]] = runs[v[0]]
+		}
+	}
+	edge := map[[2]int]bool{}
+	for i, a := range acc {
+		for _, b := range acc[i+1:] {
+			if a.site == b.site && a.item == b.item && a.t != b.t && a.w+b.w > 0 &&
+				committed[a.t] == a.run && committed[b.t] == b.run {
+				edge[[2]int{a.t, b.t}] = true
+			}
+		}
+	}
+	// A cycle exists iff some transaction reaches itself.
+	for start := range committed {
+		seen, todo := map[int]bool{}, []int{start}
+		for len(todo) > 0 {
+			u := todo[0]
+			todo = todo[1:]
+			for to := range committed {
+				if edge[[2]int{u, to}] {
+					if to == start {
+						return true
+					}
+					if !seen[to] {
+						seen[to] = true
+						todo = append(todo, to)
+					}
+				}
+			}
+		}
+	}
+	return false
 }
