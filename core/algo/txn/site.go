@@ -375,9 +375,9 @@ func (s *Site) finish(ctx proc.Context, x *Txn, st int) {
 // Abort rolls transaction t back wherever it is asked: at its home site
 // it cancels its waits and releases its locks everywhere (the unlocks),
 // marks it aborted and restarts it after a random delay (growing with its
-// rollbacks), keeping its timestamp
-// (unless NewStamp); at a site where it holds or waits for a lock, the
-// home site is told (ABORT). A transaction already ended is left alone.
+// rollbacks), keeping its timestamp unless NewStamp; at a site where it
+// holds or waits for a lock, the home site is told (ABORT). A transaction
+// already ended is left alone.
 func (s *Site) Abort(ctx proc.Context, t int) {
 	defer s.drain(ctx)
 	if x := s.Find(t); x != nil {
