@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"dsim/core/algo"
+	"dsim/core/algo/cc"
 	"dsim/core/algo/clock"
 	"dsim/core/algo/commit"
 	"dsim/core/algo/election"
@@ -65,6 +66,7 @@ var checkers = []Checker{
 	{order.Total, []string{order.KeyDelivered}, (*Monitor).orderTotal, func(m *Monitor) uint64 { return m.order.first(&m.order.total).seq }},
 	{commit.Atomic, commitKeys, (*Monitor).commitAtomic, func(m *Monitor) uint64 { return m.commit.bad.seq }},
 	{commit.NonBlocking, commitKeys, (*Monitor).commitNonBlocking, nil},
+	{cc.Serializable, ccKeys, (*Monitor).serializable, func(m *Monitor) uint64 { m.cc.judge(); return m.cc.at }},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -101,6 +103,7 @@ type Monitor struct {
 	snap     snapState
 	order    orderState
 	commit   commitState
+	cc       ccState
 }
 
 var snapshotKeys = []string{snapshot.KeyBalance, snapshot.KeyRecorded, snapshot.KeyChannel}
@@ -116,6 +119,7 @@ func New() *Monitor {
 		snap:     snapState{procs: map[int]*snapProc{}, sent: map[uint64]snapSent{}, snaps: map[int]*snapRec{}},
 		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
 		commit:   commitState{procs: map[int]*commitProc{}, txns: map[int]*txnRec{}},
+		cc:       ccState{byKey: map[[2]int]*ccCopy{}, runs: map[int]int{}, last: map[int]int{}, done: map[int]ccCommit{}},
 	}
 }
 
@@ -129,6 +133,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.snap.observe(e)
 	m.order.observe(e)
 	m.commit.observe(e)
+	m.cc.observe(e)
 }
 
 // Verdict is the outcome of one property.
