@@ -113,6 +113,7 @@ type app struct {
 	moment *share.Link
 
 	topo    *topoView
+	rel     *relView
 	diagram *diagramView
 	log     *logView
 	chart   *chartView
@@ -157,6 +158,7 @@ func startUI() {
 	a.diagram = newDiagramView(a, a.el.diagramBox)
 	a.log = newLogView(a, byID("log"), byID("log-scroll"), byID("log-filters"))
 	a.chart = newChartView(a)
+	a.rel = newRelView()
 	a.eng = NewEngine(EngineHandlers{Ready: a.onEngineReady, Progress: a.onProgress, Result: a.onResult})
 	a.loadExamples()
 	a.startEditor()
@@ -1029,6 +1031,7 @@ func (a *app) install(r *replay.Replay, dia *spacetime.Diagram) {
 		}
 	}
 	a.topo.reset()
+	a.rel.update(&replay.View{}) // hidden until the cursor shows the new world
 	a.diagram.reset()
 	a.el.diagramBox.RemoveAttribute("data-note")
 	a.log.clear()
@@ -1130,6 +1133,7 @@ func (a *app) refresh() {
 	}
 	a.el.summary.SetTextContent(sum)
 	a.topo.update(v)
+	a.rel.update(v)
 	a.chart.moveCursor(a.viewT)
 	a.renderState(v)
 	a.diagram.dirty()

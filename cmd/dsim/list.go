@@ -46,22 +46,30 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 }
 
 func listAll(w io.Writer) {
-	fmt.Fprintln(w, "ALGORITHMS (dsim list NAME shows one)")
+	fmt.Fprintln(w, "ALGORITHMS by family (dsim list NAME shows one)")
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  algorithm\tlargest n\twith trace = false\n")
-	for _, s := range algo.All() {
-		traced, untraced := largestN(s)
-		fmt.Fprintf(tw, "  %s\t%d\t%d\n", s.Name, traced, untraced)
+	all := algo.All()
+	width := len("algorithm")
+	for _, s := range all {
+		width = max(width, len(s.Name))
 	}
-	tw.Flush()
+	// One table for all families, so that its columns line up across
+	// the families' headings.
+	fmt.Fprintf(w, "    %-*s  %-9s  %s\n", width, "algorithm", "largest n", "with trace = false")
+	for i, s := range all {
+		if f := s.Family(); i == 0 || all[i-1].Family() != f {
+			fmt.Fprintf(w, "  %s: %s\n", f, algo.FamilyTitle(f))
+		}
+		traced, untraced := largestN(s)
+		fmt.Fprintf(w, "    %-*s  %-9d  %d\n", width, s.Name, traced, untraced)
+	}
 	fmt.Fprintf(w, "  (%s)\n\n", largestNDoc)
 	for _, s := range algo.All() {
 		listAlgorithm(w, s)
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, "TOPOLOGIES (sim.world{topology = NAME})")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, k := range topo.Kinds {
 		fmt.Fprintf(tw, "  %s\t%s\n", k.Name, k.Doc)
 	}
@@ -175,6 +183,7 @@ func distributions() [][]string {
 // jsonAlgorithm is one algorithm in dsim list --json.
 type jsonAlgorithm struct {
 	Name        string          `json:"name"`
+	Family      string          `json:"family"` // the family's title
 	Summary     string          `json:"summary"`
 	Description string          `json:"description"`
 	Topology    string          `json:"topology"`
@@ -231,7 +240,7 @@ func listJSON(stdout, stderr io.Writer, specs []*algo.Spec) int {
 	for i, s := range specs {
 		a := s.Assumptions
 		j := jsonAlgorithm{
-			Name: s.Name, Summary: s.Summary, Description: s.Description, Topology: s.Topology,
+			Name: s.Name, Family: algo.FamilyTitle(s.Family()), Summary: s.Summary, Description: s.Description, Topology: s.Topology,
 			Config: []jsonParam{}, Commands: []jsonCommand{}, State: []jsonStateKey{}, Messages: map[string]any{},
 			Assumptions: jsonAssumptions{FIFO: a.FIFO, Loss: a.Loss, Duplication: a.Duplication, Partitions: a.Partitions, Crashes: a.Crashes.String()},
 			Properties:  algo.PropertyNames(s.Properties),

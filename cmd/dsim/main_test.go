@@ -237,7 +237,7 @@ func TestList(t *testing.T) {
 		if traced < 1 || untraced < traced {
 			t.Errorf("%s: largest n %d traced, %d untraced", s.Name, traced, untraced)
 		}
-		overview := regexp.MustCompile(fmt.Sprintf(`(?m)^  %s +%d +%d$`, regexp.QuoteMeta(s.Name), traced, untraced))
+		overview := regexp.MustCompile(fmt.Sprintf(`(?m)^    %s +%d +%d$`, regexp.QuoteMeta(s.Name), traced, untraced))
 		if !overview.MatchString(out) {
 			t.Errorf("dsim list has no overview line %q", overview)
 		}
@@ -251,6 +251,13 @@ func TestList(t *testing.T) {
 		for _, m := range s.Messages {
 			want = append(want, m.Kind())
 		}
+	}
+	// The overview groups the algorithms under their families' titles.
+	for _, s := range algo.All() {
+		if algo.FamilyTitle(s.Family()) == "" {
+			t.Errorf("%s: its family %s is not declared (algo.DeclareFamily)", s.Name, s.Family())
+		}
+		want = append(want, "\n  "+s.Family()+": "+algo.FamilyTitle(s.Family())+"\n")
 	}
 	for _, k := range topo.Kinds {
 		want = append(want, k.Name+" ", k.Doc)

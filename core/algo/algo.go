@@ -247,6 +247,25 @@ func (s *Spec) Family() string {
 	return f
 }
 
+// families are the declared families' titles, by name.
+var families = map[string]string{}
+
+// DeclareFamily names a family of algorithms (the part of their names
+// before the dot) with the topic it covers, for listings: the family's
+// helper package declares it in its init, before its algorithms register.
+func DeclareFamily(name, title string) {
+	if name == "" || title == "" || strings.Contains(name, ".") {
+		panic("algo: malformed family " + name)
+	}
+	if _, dup := families[name]; dup {
+		panic("algo: family " + name + " declared twice")
+	}
+	families[name] = title
+}
+
+// FamilyTitle is the topic of a declared family, "" for an undeclared one.
+func FamilyTitle(name string) string { return families[name] }
+
 var registry = map[string]*Spec{}
 
 // Register adds an algorithm; it panics on a duplicate or malformed spec,

@@ -15,8 +15,10 @@ import (
 // algorithm; each edge keeps the time it appeared at its site, so that a
 // cycle's age is its youngest edge's.
 //
-//   - deadlock.free: after each change of a lock table, the global graph
-//     has no cycle.
+//   - deadlock.free: after each change of a lock table (judged once the
+//     process's handler is done: at the next event of another process or
+//     time), the global graph has no cycle, leaving out the waits for a
+//     transaction the site's lock manager has wounded (the wounded key).
 //   - deadlock.sound: at each deadlock event, the declared cycle is a
 //     cycle of the global graph; one that is not is a phantom.
 //   - deadlock.complete: no cycle lasts longer than the detector's bound
@@ -28,18 +30,20 @@ type dlState struct {
 	changes  int       // lock-table changes seen
 	formed   int       // times the global graph became cyclic
 	declared int
-	bound    int64 // -1: none declared
-	reported bool  // the cycle lasting too long is reported; again after the next change
+	bound    int64        // -1: none declared
+	reported bool         // the cycle lasting too long is reported; again after the next change
+	dirty    *trace.Event // the last change of a lock table not yet judged by deadlock.free
 	free     violation
 	sound    violation
 	late     violation
 }
 
 type dlSite struct {
-	id    int
-	edges []deadlock.Edge
-	born  []int64 // when each edge appeared
-	past  []dlPast
+	id      int
+	wounded []int // the transactions its lock manager wounded (wound-wait)
+	edges   []deadlock.Edge
+	born    []int64 // when each edge appeared
+	past    []dlPast
 }
 
 // dlPast is an edge that was: alive from born to died.
@@ -71,6 +75,11 @@ func (s *dlState) global() ([]deadlock.Edge, []int64) {
 }
 
 func (s *dlState) observe(e *trace.Event) {
+	// deadlock.free judges the state a handler leaves: the changes one
+	// process makes at one time are judged together, at the next event.
+	if d := s.dirty; d != nil && (e.Type != trace.State || e.Node != d.Node || e.T != d.T) {
+		s.judgeFree()
+	}
 	switch e.Type {
 	case trace.Crash:
 		// A crashed site's lock table is lost with it.
@@ -109,6 +118,10 @@ func (s *dlState) observe(e *trace.Event) {
 					s.sound.add(e, "site %d declared the deadlock %s, a phantom: %s%s", e.Node, deadlock.Text(c), missing(edges, c), s.within())
 				}
 			}
+		case deadlock.KeyWounded:
+			v, _ := e.New.([]int)
+			s.site(e.Node).wounded = v
+			s.dirty = &trace.Event{T: e.T, Seq: e.Seq, Node: e.Node}
 		case deadlock.KeyBound:
 			if isInt(e.New) {
 				s.bound = max(s.bound, int64(toInt(e.New)))
@@ -132,7 +145,8 @@ func (s *dlState) find(id int) *dlSite {
 	return nil
 }
 
-// changed judges deadlock.free after a lock table changed.
+// changed notes a change of a lock table: whether the global graph has a
+// cycle (for deadlock.complete), and deadlock.free to judge.
 func (s *dlState) changed(e *trace.Event) {
 	edges, _ := s.global()
 	c := deadlock.Cycle(edges, nil)
@@ -140,7 +154,25 @@ func (s *dlState) changed(e *trace.Event) {
 		s.formed++
 	}
 	s.cyclic, s.reported = c != nil, false
-	if c != nil {
+	s.dirty = &trace.Event{T: e.T, Seq: e.Seq, Node: e.Node}
+}
+
+// judgeFree judges deadlock.free at the last change: the global graph
+// must have no cycle, leaving out the waits for a transaction a lock
+// manager has wounded at its site (wound-wait: that wait ends with the
+// rollback already decided; the wounded key shows it).
+func (s *dlState) judgeFree() {
+	e := s.dirty
+	s.dirty = nil
+	var edges []deadlock.Edge
+	for _, x := range s.sites {
+		for _, ed := range x.edges {
+			if !slices.Contains(x.wounded, ed.To) {
+				edges = append(edges, ed)
+			}
+		}
+	}
+	if c := deadlock.Cycle(edges, nil); c != nil {
 		s.free.add(e, "the global wait-for graph has the cycle %s (site %d's lock table changed)", deadlock.Text(c), e.Node)
 	}
 }
@@ -241,6 +273,9 @@ func missing(edges []deadlock.Edge, c []int) string {
 
 func (m *Monitor) deadlockFree(int64) (bool, string) {
 	s := &m.dl
+	if s.dirty != nil {
+		s.judgeFree()
+	}
 	if s.free.text != "" {
 		return false, s.free.text + more(s.free.more)
 	}
@@ -275,5 +310,8 @@ func (m *Monitor) deadlockComplete(now int64) (bool, string) {
 	return true, fmt.Sprintf("each of the %d times the global wait-for graph became cyclic, its cycles were broken within the bound of %d ticks", s.formed, s.bound)
 }
 
-// dlKeys are the keys the deadlock checkers read: locks, deadlock, bound.
+// dlKeys are the keys deadlock.sound and deadlock.complete read.
 var dlKeys = []string{txn.KeyLocks, deadlock.KeyDeadlock, deadlock.KeyBound}
+
+// freeKeys are the keys deadlock.free reads.
+var freeKeys = []string{txn.KeyLocks, deadlock.KeyWounded}

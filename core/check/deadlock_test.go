@@ -16,6 +16,9 @@ func locks(t int64, node int, v ...int) trace.Event {
 func declare(t int64, node int, c ...int) trace.Event {
 	return trace.Event{T: t, Type: trace.State, Node: node, Key: deadlock.KeyDeadlock, New: c}
 }
+func wounded(t int64, node int, ts ...int) trace.Event {
+	return trace.Event{T: t, Type: trace.State, Node: node, Key: deadlock.KeyWounded, New: ts}
+}
 func bound(t int64, node int, b int) trace.Event {
 	return trace.Event{T: t, Type: trace.State, Node: node, Key: deadlock.KeyBound, New: b}
 }
@@ -44,6 +47,14 @@ func TestDeadlockProperties(t *testing.T) {
 		{"free: a local cycle", deadlock.Free, []trace.Event{bound(0, 1, 5), locks(1, 1, 0, 1, 2, 0, 2, -2, 1, 2, 2, 1, 1, -2)}, false,
 			"deadlock.free: t=1 seq=1: the global wait-for graph has the cycle T1 -> T2 -> T1 (site 1's lock table changed)"},
 
+		// Wound-wait: T1 (older) asks at site 1 for A, held by T2, which
+		// waits for T1 at site 2: T2 is wounded in the same handler.
+		{"free: a wait for a wounded transaction is left out", deadlock.Free, []trace.Event{bound(0, 1, 5),
+			locks(1, 2, 1, 1, 2, 1, 2, -2), locks(2, 1, 0, 2, 2, 0, 1, -2), wounded(2, 1, 2), locks(3, 1, 0, 1, 2)}, true,
+			"deadlock.free: no cycle in the global wait-for graph at any event (3 lock-table changes)"},
+		{"free: the same wait, T2 not wounded", deadlock.Free, []trace.Event{bound(0, 1, 5),
+			locks(1, 2, 1, 1, 2, 1, 2, -2), locks(2, 1, 0, 2, 2, 0, 1, -2), locks(3, 1, 0, 1, 2)}, false,
+			"deadlock.free: t=2 seq=2: the global wait-for graph has the cycle T1 -> T2 -> T1 (site 1's lock table changed)"},
 		{"sound: the declared cycle is real", deadlock.Sound, resolved, true,
 			"deadlock.sound: each of the 1 declared deadlocks was a cycle of the global wait-for graph when declared"},
 		{"sound: declared late, within the bound, it was real", deadlock.Sound, append(resolved[:len(resolved):len(resolved)], declare(10, 2, 2, 3, 4)), true,

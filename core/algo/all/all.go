@@ -3,12 +3,19 @@
 package all
 
 import (
+	_ "dsim/core/algo/cc/biased"
+	_ "dsim/core/algo/cc/majority"
 	_ "dsim/core/algo/cc/multiple"
+	_ "dsim/core/algo/cc/primary"
+	_ "dsim/core/algo/cc/single"
+	_ "dsim/core/algo/cc/timestamp"
 	_ "dsim/core/algo/clock/berkeley"
 	_ "dsim/core/algo/clock/cristian"
 	_ "dsim/core/algo/clock/lamport"
 	_ "dsim/core/algo/clock/ntp"
 	_ "dsim/core/algo/clock/vector"
+	_ "dsim/core/algo/commit/threephase"
+	_ "dsim/core/algo/commit/twophase"
 	_ "dsim/core/algo/deadlock/centralized"
 	_ "dsim/core/algo/deadlock/cmh"
 	_ "dsim/core/algo/deadlock/pex"

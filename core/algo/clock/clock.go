@@ -36,6 +36,7 @@ const (
 )
 
 func init() {
+	algo.DeclareFamily("clock", "logical clocks (happened-before) and physical clock synchronization")
 	algo.DeclareProperty(Lamport, "for every two events a and b where a happened before b (a → b, from process order and send/deliver pairs), C(a) < C(b); an event's C is the value its process's clock key took at it")
 	algo.DeclareProperty(Vector, "for every two events a and b, V(a) < V(b) (every entry ≤, at least one <) if and only if a → b; an event's V is the value its process's vclock key took at it")
 }

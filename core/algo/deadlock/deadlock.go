@@ -39,6 +39,7 @@ const (
 	KeyDeadlock  = "deadlock"  // []int: a declared cycle, in cycle order
 	KeyAugmented = "augmented" // []int: a site's augmented local graph, pairs [from, to, ...], Ex for P_ex
 	KeyBound     = "bound"     // int: the ticks within which a detector breaks a deadlock
+	KeyWounded   = "wounded"   // []int: the transactions a wound-wait lock manager has wounded, while their locks are there
 )
 
 func init() {
@@ -304,6 +305,11 @@ func (s Scheme) Register() {
 		},
 		Memory: s.Memory,
 	})
+}
+
+// PreventionState is the state the prevention schemes add to the model's.
+var PreventionState = []algo.StateKey{
+	{Key: KeyWounded, Doc: "at a lock site: the transactions its lock manager has wounded, while it still shows their locks (wound-wait: the older requesters queued behind them wait only for their rollback; wait-die wounds nobody and never sets it)"},
 }
 
 // Older reports whether a transaction of timestamp a is older than one of

@@ -44,6 +44,7 @@ const (
 )
 
 func init() {
+	algo.DeclareFamily("election", "leader election: a coordinator chosen among the live processes")
 	algo.DeclareProperty(Agreement, "at the end, every live process has the same leader")
 	algo.DeclareProperty(Highest, "at the end, every live process's leader is the highest live id")
 	algo.DeclareProperty(OneLeader, `at the end, exactly one live process has role="leader"`)

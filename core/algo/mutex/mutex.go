@@ -42,6 +42,7 @@ const (
 )
 
 func init() {
+	algo.DeclareFamily("mutex", "distributed mutual exclusion: one process at a time in the critical section")
 	algo.DeclareProperty(Safety, `at most one process has cs="held" at every event; a crash ends that process's critical section`)
 	algo.DeclareProperty(Liveness, `at the end, every live process that has not crashed since making its request has cs other than "wanted" and an empty backlog`)
 	algo.DeclareProperty(Ordering, "critical-section entries happen in increasing (req_ts, id) order, req_ts being the entering process's state value set when it made the request")

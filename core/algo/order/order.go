@@ -50,6 +50,7 @@ const (
 )
 
 func init() {
+	algo.DeclareFamily("order", "ordered multicast: FIFO, causal and total delivery order")
 	algo.DeclareProperty(FIFO, "if a process multicasts m and then m', every process that delivers m' has delivered m before it (and delivers each message at most once); deliveries are the changes of the delivered key")
 	algo.DeclareProperty(Causal, "if multicast(m) → multicast(m'), happened-before taken over the multicasts and deliveries (process order, and a message's multicast before its deliveries), every process that delivers m' has delivered m before it (and delivers each message at most once)")
 	algo.DeclareProperty(Total, "any two processes that deliver both m and m' deliver them in the same order (and each message at most once)")

@@ -44,6 +44,7 @@ const (
 )
 
 func init() {
+	algo.DeclareFamily("snapshot", "global state recording: consistent snapshots of processes and channels")
 	algo.DeclareProperty(Consistent, "every recorded cut is consistent (no transfer received inside it was sent outside it: the cut of a process is its recorded event, before the delivery that made it record), and every recorded channel state holds exactly the transfers in flight across the cut on that channel (sent inside, received outside)")
 	algo.DeclareProperty(Conserved, "every complete snapshot (every process's state and every channel's recorded) holds the bank's true total: the recorded balances plus the amounts in the recorded channel states equal the sum of the initial balances")
 }

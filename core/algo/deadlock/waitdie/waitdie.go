@@ -28,6 +28,7 @@ func init() {
 		Description: `Silberschatz, Galvin and Gagne, "Operating System Concepts", chapter "Distributed Coordination", section "Deadlock Handling", "Deadlock Prevention": the wait-die scheme, nonpreemptive: "When process Pi requests a resource currently held by Pj, Pi is allowed to wait only if it has a smaller timestamp than does Pj (that is, Pi is older than Pj). Otherwise, Pi is rolled back (dies)." A process rolled back keeps its timestamp ("if a process is rolled back, it is not assigned a new timestamp"), so it grows older until it waits instead of dying: nobody starves. Every wait goes from an older to a younger transaction, so the global wait-for graph never has a cycle (deadlock.free).
 Where the text is silent: a request waits for the conflicting holders and the conflicting requests queued before it (first come, first served); it dies if any of them is older. The lock manager that refuses it tells the transaction's home (ABORT), which releases its locks and restarts it after a random delay (config restart).`,
 		Assumptions: algo.Assumptions{FIFO: true},
+		State:       deadlock.PreventionState,
 		Properties:  []algo.Property{deadlock.Free},
 		Node: func(_ algo.Values, s txn.Site) proc.Node {
 			s.OnConflict = WaitDie

@@ -1,0 +1,131 @@
+//go:build js && wasm
+
+package main
+
+// The relations view beside the topology: for a transaction world, the
+// global wait-for graph at the cursor (package graph computes it from the
+// sites' lock tables, as the deadlock checkers do), transactions on a
+// circle, an arc per waiting pair labelled with the items, and a cycle,
+// a deadlock, drawn in red and named in the caption. A world without lock
+// tables hides the view.
+
+import (
+	"math"
+	"strings"
+
+	"honnef.co/go/js/dom/v2"
+
+	"dsim/wasm/graph"
+	"dsim/wasm/replay"
+)
+
+// relView is the relations view: a box in the views' grid, hidden unless
+// the world has something to draw.
+type relView struct {
+	box, title, caption dom.Element
+	svg                 dom.Element
+	views               dom.Element // the grid, which makes room for the box
+}
+
+func newRelView() *relView {
+	return &relView{box: byID("relations"), title: byID("rel-title"), caption: byID("rel-caption"),
+		svg: byID("rel-svg"), views: byID("views")}
+}
+
+// update draws the graph of the view at the cursor, or hides the box.
+func (r *relView) update(v *replay.View) {
+	g, ok := graph.WaitFor(v)
+	show(r.box, ok)
+	if ok {
+		r.views.Class().Add("with-rel")
+	} else {
+		r.views.Class().Remove("with-rel")
+	}
+	if !ok {
+		return
+	}
+	r.draw(g)
+	switch {
+	case len(g.Cycle) > 0:
+		r.caption.SetTextContent("Deadlock: " + strings.Join(g.Cycle, " → ") + " → " + g.Cycle[0])
+		r.caption.SetAttribute("data-cycle", strings.Join(g.Cycle, " "))
+	case len(g.Edges) > 0:
+		r.caption.SetTextContent("No cycle: every wait can end.")
+		r.caption.RemoveAttribute("data-cycle")
+	default:
+		r.caption.SetTextContent("No transaction waits.")
+		r.caption.RemoveAttribute("data-cycle")
+	}
+}
+
+// arcLabel is an arc's items, at the middle of its curve.
+type arcLabel struct {
+	x, y float64
+	text string
+	hot  bool
+}
+
+// draw replaces the SVG's content with g, in a 100×100 view box. Arcs
+// stop at the circles' rims so that their arrowheads show; an arc with a
+// twin going back bends, so that the two do not overlap.
+func (r *relView) draw(g graph.Graph) {
+	empty(r.svg)
+	root := r.svg.Underlying()
+	const rad = 8.0
+	var plain, hot, heads, hotHeads []byte
+	var labels []arcLabel
+	for _, e := range g.Edges {
+		a, b := g.Nodes[e.From], g.Nodes[e.To]
+		x0, y0, x1, y1 := a.X*100, a.Y*100, b.X*100, b.Y*100
+		dx, dy := x1-x0, y1-y0
+		d := math.Hypot(dx, dy)
+		if d < 2*rad {
+			continue
+		}
+		ux, uy := dx/d, dy/d
+		bend := 0.0
+		for _, f := range g.Edges {
+			if f.From == e.To && f.To == e.From {
+				bend = 6
+			}
+		}
+		// the control point, off the middle to the arc's left
+		cx, cy := (x0+x1)/2+uy*bend, (y0+y1)/2-ux*bend
+		sx, sy := x0+ux*rad, y0+uy*rad
+		ex, ey := x1-ux*rad, y1-uy*rad
+		path := &plain
+		headPath := &heads
+		if e.Cycle {
+			path, headPath = &hot, &hotHeads
+		}
+		*path = append(*path, "M"+f1(sx)+" "+f1(sy)+"Q"+f1(cx)+" "+f1(cy)+" "+f1(ex)+" "+f1(ey)...)
+		// the arrowhead along the direction from the control point
+		hx, hy := ex-cx, ey-cy
+		hd := math.Hypot(hx, hy)
+		hx, hy = hx/hd, hy/hd
+		*headPath = append(*headPath, "M"+f1(ex)+" "+f1(ey)+"L"+f1(ex-hx*3.5-hy*2)+" "+f1(ey-hy*3.5+hx*2)+"L"+f1(ex-hx*3.5+hy*2)+" "+f1(ey-hy*3.5-hx*2)+"Z"...)
+		labels = append(labels, arcLabel{(sx+ex)/4 + cx/2, (sy+ey)/4 + cy/2, e.Label, e.Cycle})
+	}
+	add := func(tag string, attrs ...string) { root.Call("appendChild", rawSVG(tag, attrs...)) }
+	add("path", "class", "wait", "d", string(plain))
+	add("path", "class", "wait-head", "d", string(heads))
+	add("path", "class", "wait cycle", "d", string(hot))
+	add("path", "class", "wait-head cycle", "d", string(hotHeads))
+	for _, l := range labels {
+		cls := "wait-item"
+		if l.hot {
+			cls += " cycle"
+		}
+		t := rawSVG("text", "class", cls, "x", f1(l.x), "y", f1(l.y))
+		t.Set("textContent", l.text)
+		root.Call("appendChild", t)
+	}
+	for _, n := range g.Nodes {
+		gr := rawSVG("g", "class", "txn", "data-id", itoa(n.ID))
+		gr.Call("appendChild", rawSVG("circle", "cx", f1(n.X*100), "cy", f1(n.Y*100), "r", f1(rad)))
+		t := rawSVG("text", "x", f1(n.X*100), "y", f1(n.Y*100))
+		t.Set("textContent", n.Label)
+		gr.Call("appendChild", t)
+		root.Call("appendChild", gr)
+	}
+}
