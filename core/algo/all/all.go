@@ -3,6 +3,7 @@
 package all
 
 import (
+	_ "dsim/core/algo/cc/multiple"
 	_ "dsim/core/algo/clock/berkeley"
 	_ "dsim/core/algo/clock/cristian"
 	_ "dsim/core/algo/clock/lamport"
