@@ -71,7 +71,7 @@ type arcLabel struct {
 func (r *relView) draw(g graph.Graph) {
 	empty(r.svg)
 	root := r.svg.Underlying()
-	const rad = 6.0
+	const rad = 8.0
 	var plain, hot, heads, hotHeads []byte
 	var labels []arcLabel
 	for _, e := range g.Edges {

@@ -11,7 +11,7 @@
 //
 // The properties are declared, with what they mean, by the algorithm
 // families (core/algo/mutex, core/algo/election, core/algo/clock,
-// core/algo/snapshot, core/algo/order), whose
+// core/algo/snapshot, core/algo/order, core/algo/commit), whose
 // state keys and values check reads; check registers the checker of each.
 package check
 
@@ -23,6 +23,7 @@ import (
 	"dsim/core/algo"
 	"dsim/core/algo/cc"
 	"dsim/core/algo/clock"
+	"dsim/core/algo/commit"
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
 	"dsim/core/algo/order"
@@ -64,6 +65,8 @@ var checkers = []Checker{
 	{order.Causal, []string{order.KeyMulticasts, order.KeyDelivered}, (*Monitor).orderCausal, func(m *Monitor) uint64 { return m.order.first(&m.order.causal).seq }},
 	{order.Total, []string{order.KeyDelivered}, (*Monitor).orderTotal, func(m *Monitor) uint64 { return m.order.first(&m.order.total).seq }},
 	{cc.Serializable, ccKeys, (*Monitor).serializable, func(m *Monitor) uint64 { m.cc.judge(); return m.cc.at }},
+	{commit.Atomic, commitKeys, (*Monitor).commitAtomic, func(m *Monitor) uint64 { return m.commit.bad.seq }},
+	{commit.NonBlocking, commitKeys, (*Monitor).commitNonBlocking, nil},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -100,6 +103,7 @@ type Monitor struct {
 	snap     snapState
 	order    orderState
 	cc       ccState
+	commit   commitState
 }
 
 var snapshotKeys = []string{snapshot.KeyBalance, snapshot.KeyRecorded, snapshot.KeyChannel}
@@ -115,6 +119,7 @@ func New() *Monitor {
 		snap:     snapState{procs: map[int]*snapProc{}, sent: map[uint64]snapSent{}, snaps: map[int]*snapRec{}},
 		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
 		cc:       ccState{byKey: map[[2]int]*ccCopy{}, runs: map[int]int{}, done: map[int]ccCommit{}},
+		commit:   commitState{procs: map[int]*commitProc{}, txns: map[int]*txnRec{}},
 	}
 }
 
@@ -128,6 +133,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.snap.observe(e)
 	m.order.observe(e)
 	m.cc.observe(e)
+	m.commit.observe(e)
 }
 
 // Verdict is the outcome of one property.

@@ -143,4 +143,18 @@ type Context interface {
 	Set(key string, v any)
 	Get(key string) any
 	Log(format string, args ...any)
+	// WriteStable appends record to this process's stable log: the
+	// stable storage of the atomicity texts, whose records ("<ready T1>")
+	// survive a crash. Each write also sets the state key KeyStable to
+	// the record, with a state event even when it repeats the last one,
+	// so the trace shows every record written.
+	WriteStable(record string)
+	// Stable reads this process's stable log, oldest record first: every
+	// record written in any of its lives, so that a fresh Node reads it
+	// in Start when Recovered. The slice is shared: do not modify it.
+	Stable() []string
 }
+
+// KeyStable is the state key that shows a process's stable log in the
+// trace: each WriteStable sets it to the record written.
+const KeyStable = "log"

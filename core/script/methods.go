@@ -72,6 +72,7 @@ var nodeMethods = []entry[node]{
 		n.w.check(L, "node:recover", n.w.recover(n.id, n.w.r.currentLine(L, 0)))
 		return 0
 	}},
+	{"stable", "()", "list", "The process's stable log, oldest record first (strings such as \"<ready T1>\"): what it wrote to stable storage in all its lives, which a crash does not erase (each write also sets its state key `log`).", nStable},
 	{"corrections", "()", "list", "The steps and slews of the process's clock, oldest first: {t=, mode=\"step\" or \"slew\", old=, new=, delta=, over=} (t is true time; old and new the readings just before and after; a slew's over is in hardware ticks).", nCorrections},
 	{"clock", "()", "integer", "The process's local clock reading (w:now() is true time).", func(n node, L *lua.LState) int {
 		t, err := n.w.s.LocalTime(n.id)
@@ -618,6 +619,17 @@ func (w *world) stateTable(id sim.NodeID) *lua.LTable {
 
 func wState(w *world, L *lua.LState) int {
 	L.Push(w.stateTable(w.id(L, 2, "w:state", "id")))
+	return 1
+}
+
+func nStable(n node, L *lua.LState) int {
+	log := n.w.s.Stable(n.id)
+	out := L.CreateTable(len(log), 0)
+	for _, r := range log {
+		n.w.r.budget.charge(goCallCost, "listing the stable log")
+		out.Append(lua.LString(r))
+	}
+	L.Push(out)
 	return 1
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"dsim/core/proc"
 	"dsim/core/trace"
 )
 
@@ -266,3 +267,29 @@ func (rt *nodeRT) Log(format string, args ...any) {
 	ev.Text = fmt.Sprintf(format, args...)
 	s.emit()
 }
+
+// WriteStable appends to the process's stable log, which forget leaves
+// alone, and shows the record as the state key proc.KeyStable: a state
+// event at every write, a record equal to the last one included, as the
+// log grows by one record.
+func (rt *nodeRT) WriteStable(record string) {
+	if !rt.up {
+		return
+	}
+	s := rt.s
+	if s.stable == nil {
+		s.stable = make([][]string, len(s.nodes))
+	}
+	s.stable[rt.idx] = append(s.stable[rt.idx], record)
+	if old := rt.Get(proc.KeyStable); old == record {
+		if s.tracing() {
+			s.traceState(rt.idx, proc.KeyStable, old, record)
+		}
+		return
+	}
+	rt.Set(proc.KeyStable, record)
+}
+
+// Stable is the process's stable log, capped so that an append by the
+// caller cannot overwrite a later record.
+func (rt *nodeRT) Stable() []string { return rt.s.Stable(NodeID(rt.id)) }

@@ -264,6 +264,18 @@ func (s *Sim) State(id NodeID) []KV {
 	return s.st.list(i)
 }
 
+// Stable returns process id's stable log (nil for none, or no such
+// process): the records it wrote with WriteStable in all its lives, oldest
+// first. The slice is shared: do not modify it.
+func (s *Sim) Stable(id NodeID) []string {
+	i, ok := s.index(id)
+	if !ok || s.stable == nil {
+		return nil
+	}
+	l := s.stable[i]
+	return l[:len(l):len(l)]
+}
+
 // Get returns one observable value of process id (nil when unset).
 func (s *Sim) Get(id NodeID, key string) any {
 	i, ok := s.index(id)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -226,5 +227,53 @@ func TestUnrelatedCrashKeepsMessagesAndTimers(t *testing.T) {
 	s.Run(Until{})
 	if d := of(rec, trace.Deliver); len(d) != 1 || d[0].To != 2 || fired != 1 {
 		t.Fatalf("delivers %+v, timer fired %d times", d, fired)
+	}
+}
+
+// TestStableLogSurvivesCrash: the stable log keeps every record across a
+// crash, a recovered process reads it in Start, and every write is a state
+// event of key log, a record repeating the last one included.
+func TestStableLogSurvivesCrash(t *testing.T) {
+	var read [][]string
+	s, rec := world(t, []NodeID{1, 2}, DefaultLink, func(id NodeID) Node {
+		return &fnNode{start: func(ctx Context) {
+			if id != 1 {
+				return
+			}
+			read = append(read, slices.Clone(ctx.Stable()))
+			if !ctx.Recovered() {
+				ctx.WriteStable("<ready T1>")
+				ctx.WriteStable("<ready T1>")
+			} else {
+				ctx.WriteStable("<commit T1>")
+			}
+		}}
+	})
+	s.At(3, func() { must(t, s.Crash(1)) })
+	s.At(5, func() {
+		if got := s.Stable(1); !slices.Equal(got, []string{"<ready T1>", "<ready T1>"}) {
+			t.Errorf("stable log of the crashed process %q", got)
+		}
+		must(t, s.Recover(1))
+	})
+	s.Run(Until{})
+	if len(read) != 2 || len(read[0]) != 0 || !slices.Equal(read[1], []string{"<ready T1>", "<ready T1>"}) {
+		t.Errorf("Start read %q, want nothing at boot, both records on recovery", read)
+	}
+	if got := s.Stable(1); !slices.Equal(got, []string{"<ready T1>", "<ready T1>", "<commit T1>"}) {
+		t.Errorf("stable log %q", got)
+	}
+	if s.Stable(2) != nil || s.Stable(9) != nil {
+		t.Errorf("a process that wrote nothing, or none, has a log")
+	}
+	var writes []string
+	for _, e := range of(rec, trace.State) {
+		if e.Key == "log" {
+			writes = append(writes, fmt.Sprintf("t=%d %v->%v", e.T, e.Old, e.New))
+		}
+	}
+	want := []string{"t=0 <nil>-><ready T1>", "t=0 <ready T1>-><ready T1>", "t=5 <nil>-><commit T1>"}
+	if !slices.Equal(writes, want) {
+		t.Errorf("log state events %q, want %q", writes, want)
 	}
 }

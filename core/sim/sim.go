@@ -118,6 +118,9 @@ type Sim struct {
 	st     stateStore
 	timers []map[string]uint64
 	rngs   []*rand.Rand
+	// stable holds each process's stable log (see WriteStable): kept
+	// across crashes, allocated at the first write.
+	stable [][]string
 	clocks []clock
 	hist   clockHistory
 

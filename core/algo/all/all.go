@@ -9,6 +9,8 @@ import (
 	_ "dsim/core/algo/clock/lamport"
 	_ "dsim/core/algo/clock/ntp"
 	_ "dsim/core/algo/clock/vector"
+	_ "dsim/core/algo/commit/threephase"
+	_ "dsim/core/algo/commit/twophase"
 	_ "dsim/core/algo/election/activelist"
 	_ "dsim/core/algo/election/bully"
 	_ "dsim/core/algo/election/changroberts"

@@ -42,6 +42,10 @@ type Fake struct {
 	// Trail is every value Set gave each key, in order (State holds the
 	// last): a delivery order, where one handler delivers several.
 	Trail map[string][]any
+	// Records is the stable log: WriteStable appends to it, and it
+	// outlives the Node, so a test recovers a process by starting a fresh
+	// Node on the same Fake with Lives raised.
+	Records []string
 
 	rng *rand.Rand
 }
@@ -158,6 +162,14 @@ func (f *Fake) Set(key string, v any) {
 func (f *Fake) Get(key string) any { return f.State[key] }
 
 func (f *Fake) Log(format string, args ...any) { f.Logs = append(f.Logs, fmt.Sprintf(format, args...)) }
+
+// WriteStable appends to Records and sets proc.KeyStable, as the kernel does.
+func (f *Fake) WriteStable(record string) {
+	f.Records = append(f.Records, record)
+	f.Set(proc.KeyStable, record)
+}
+
+func (f *Fake) Stable() []string { return slices.Clip(f.Records) }
 
 var _ proc.Context = (*Fake)(nil)
 
