@@ -1031,7 +1031,7 @@ func (a *app) install(r *replay.Replay, dia *spacetime.Diagram) {
 		}
 	}
 	a.topo.reset()
-	a.rel.update(&replay.View{}) // hidden until the cursor shows the new world
+	a.rel.update(nil, &replay.View{}, 0) // hidden until the cursor shows the new world
 	a.diagram.reset()
 	a.el.diagramBox.RemoveAttribute("data-note")
 	a.log.clear()
@@ -1133,7 +1133,7 @@ func (a *app) refresh() {
 	}
 	a.el.summary.SetTextContent(sum)
 	a.topo.update(v)
-	a.rel.update(v)
+	a.rel.update(a.r, v, a.cursor)
 	a.chart.moveCursor(a.viewT)
 	a.renderState(v)
 	a.diagram.dirty()

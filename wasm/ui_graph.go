@@ -2,12 +2,14 @@
 
 package main
 
-// The relations view beside the topology: for a transaction world, the
+// The relations view beside the topology. For a transaction world, the
 // global wait-for graph at the cursor (package graph computes it from the
 // sites' lock tables, as the deadlock checkers do), transactions on a
 // circle, an arc per waiting pair labelled with the items, and a cycle,
-// a deadlock, drawn in red and named in the caption. A world without lock
-// tables hides the view.
+// a deadlock, drawn in red and named in the caption. For an atomic commit
+// world, the protocol's phases (package phases): where the protocol is,
+// and each site's role, phase, vote, decision and stable log, the blocked
+// ones marked. Other worlds hide the view.
 
 import (
 	"math"
@@ -16,6 +18,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"dsim/wasm/graph"
+	"dsim/wasm/phases"
 	"dsim/wasm/replay"
 )
 
@@ -23,24 +26,35 @@ import (
 // the world has something to draw.
 type relView struct {
 	box, title, caption dom.Element
-	svg                 dom.Element
+	svg, table          dom.Element
 	views               dom.Element // the grid, which makes room for the box
+	world               *replay.Replay
+	history             *phases.History // of world, read when first needed
 }
 
 func newRelView() *relView {
 	return &relView{box: byID("relations"), title: byID("rel-title"), caption: byID("rel-caption"),
-		svg: byID("rel-svg"), views: byID("views")}
+		svg: byID("rel-svg"), table: byID("rel-table"), views: byID("views")}
 }
 
-// update draws the graph of the view at the cursor, or hides the box.
-func (r *relView) update(v *replay.View) {
-	g, ok := graph.WaitFor(v)
-	show(r.box, ok)
-	if ok {
-		r.views.Class().Add("with-rel")
-	} else {
-		r.views.Class().Remove("with-rel")
+// update draws the relations of world w after its first n events, whose
+// state is v, or hides the box.
+func (r *relView) update(w *replay.Replay, v *replay.View, n int) {
+	if w != r.world {
+		r.world, r.history = w, nil
 	}
+	if w != nil && r.history == nil {
+		r.history = phases.Read(w)
+	}
+	if w != nil {
+		if p, ok := phases.At(w, v, r.history, n); ok {
+			r.open(true, "Atomic commit")
+			r.drawPhases(p)
+			return
+		}
+	}
+	g, ok := graph.WaitFor(v)
+	r.open(ok, "Wait-for graph")
 	if !ok {
 		return
 	}
@@ -56,6 +70,61 @@ func (r *relView) update(v *replay.View) {
 		r.caption.SetTextContent("No transaction waits.")
 		r.caption.RemoveAttribute("data-cycle")
 	}
+}
+
+// open shows the box, titled, or hides it.
+func (r *relView) open(on bool, title string) {
+	show(r.box, on)
+	if on {
+		r.views.Class().Add("with-rel")
+		r.title.SetTextContent(title)
+	} else {
+		r.views.Class().Remove("with-rel")
+	}
+	show(r.svg, on && title != "Atomic commit")
+	show(r.table, on && title == "Atomic commit")
+}
+
+// drawPhases fills the table of the commit protocol's sites.
+func (r *relView) drawPhases(p phases.View) {
+	empty(r.table)
+	t := el("table", "", "")
+	head := el("tr", "", "")
+	for _, h := range []string{"site", "phase", "vote", "stable log"} {
+		head.AppendChild(el("th", "", h))
+	}
+	t.AppendChild(head)
+	blocked := 0
+	for _, s := range p.Sites {
+		row := el("tr", "", "")
+		who := "P" + itoa(s.ID)
+		if s.Role == "coordinator" {
+			who += " (coordinator)"
+		}
+		phase := s.Phase
+		switch {
+		case !s.Up:
+			phase = "down"
+			row.Class().Add("down")
+		case s.Blocked:
+			blocked++
+			row.Class().Add("blocked")
+		}
+		row.SetAttribute("data-phase", phase)
+		for _, c := range []string{who, phase, s.Vote, strings.Join(s.Log, " ")} {
+			row.AppendChild(el("td", "", c))
+		}
+		t.AppendChild(row)
+	}
+	r.table.AppendChild(t)
+	caption := "Stage: " + p.Stage
+	if blocked > 0 {
+		caption += "; " + plural(blocked, "site") + " blocked, waiting for the coordinator"
+		r.caption.SetAttribute("data-cycle", "blocked")
+	} else {
+		r.caption.RemoveAttribute("data-cycle")
+	}
+	r.caption.SetTextContent(caption)
 }
 
 // arcLabel is an arc's items, at the middle of its curve.
