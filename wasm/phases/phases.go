@@ -91,7 +91,7 @@ func At(r *replay.Replay, v *replay.View, h *History, n int) (out View, ok bool)
 	}
 	coord := ""
 	for p, id := range r.Nodes {
-		if _, has := v.Get(p, commit.KeyTxn); !has && len(h.logs[p]) == 0 {
+		if _, has := v.Get(p, commit.KeyPhase); !has && len(h.logs[p]) == 0 && !h.coord[p] {
 			continue
 		}
 		ok = true
