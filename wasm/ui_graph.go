@@ -155,7 +155,7 @@ func (r *relView) draw(g graph.Graph) {
 		bend := 0.0
 		for _, f := range g.Edges {
 			if f.From == e.To && f.To == e.From {
-				bend = 6
+				bend = 14
 			}
 		}
 		// the control point, off the middle to the arc's left
