@@ -11,7 +11,7 @@
 //
 // The properties are declared, with what they mean, by the algorithm
 // families (core/algo/mutex, core/algo/election, core/algo/clock,
-// core/algo/snapshot, core/algo/order, core/algo/commit), whose
+// core/algo/snapshot, core/algo/order), whose
 // state keys and values check reads; check registers the checker of each.
 package check
 

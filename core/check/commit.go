@@ -12,7 +12,7 @@ import (
 
 // commitKeys are the state keys the atomic commit checkers read (see
 // core/algo/commit): a site's keys phase, vote and decision speak of the
-// transaction its key txn names.
+// transaction its key transaction names.
 var commitKeys = []string{commit.KeyTxn, commit.KeyPhase, commit.KeyVote, commit.KeyDecision, commit.KeyParticipants}
 
 // commitState follows the transactions of a run. commit.atomic is safety,
@@ -20,7 +20,7 @@ var commitKeys = []string{commit.KeyTxn, commit.KeyPhase, commit.KeyVote, commit
 // a later different one breaks it, and a commit needs every participant
 // the coordinator named to have voted ready before it. commit.nonblocking
 // holds once the run is over: every participant up then that took part in
-// a transaction (set txn to it, in any of its lives) has decided it; one
+// a transaction (set transaction to it, in any of its lives) has decided it; one
 // that never heard of it waits for nothing.
 type commitState struct {
 	procs map[int]*commitProc
@@ -39,7 +39,7 @@ type commitProc struct {
 }
 
 // txnRec is one transaction: its participants, their votes, the first
-// decision and where it was made, who took part (set txn to it) and who
+// decision and where it was made, who took part (set transaction to it) and who
 // decided.
 type txnRec struct {
 	parts     []int

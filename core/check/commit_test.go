@@ -17,9 +17,9 @@ func kv(t int64, node int, key string, v any) trace.Event {
 // votes.
 func prepared(parts any, vote2, vote3 string) []trace.Event {
 	return []trace.Event{
-		kv(0, 1, "txn", 1), kv(0, 1, "participants", parts), kv(0, 1, "phase", "prepare"),
-		kv(1, 2, "txn", 1), kv(1, 2, "vote", vote2), kv(1, 2, "phase", "ready"),
-		kv(1, 3, "txn", 1), kv(1, 3, "vote", vote3), kv(1, 3, "phase", "ready"),
+		kv(0, 1, "transaction", 1), kv(0, 1, "participants", parts), kv(0, 1, "phase", "prepare"),
+		kv(1, 2, "transaction", 1), kv(1, 2, "vote", vote2), kv(1, 2, "phase", "ready"),
+		kv(1, 3, "transaction", 1), kv(1, 3, "vote", vote3), kv(1, 3, "phase", "ready"),
 	}
 }
 
@@ -41,7 +41,7 @@ func TestCommitProperties(t *testing.T) {
 			[]trace.Event{decision(2, 1, "commit")}),
 			false, "commit.atomic: t=2 seq=9: process 1 decided commit on T1, but 4 has not voted ready"},
 		{"atomic: commit with no participants named", "commit.atomic", []trace.Event{
-			kv(0, 2, "txn", 1), kv(0, 2, "vote", "ready"), decision(1, 2, "commit")},
+			kv(0, 2, "transaction", 1), kv(0, 2, "vote", "ready"), decision(1, 2, "commit")},
 			false, "commit.atomic: t=1 seq=2: process 2 decided commit on T1, whose participants no coordinator named"},
 		{"atomic: the sites disagree", "commit.atomic", cat(prepared(ids, "ready", "ready"),
 			[]trace.Event{decision(2, 1, "abort"), decision(3, 2, "abort"), decision(9, 3, "commit")}),
@@ -51,7 +51,7 @@ func TestCommitProperties(t *testing.T) {
 			false, "commit.atomic: t=9 seq=11: process 3 decided abort on T1, but process 1 decided commit at t=2 seq=9"},
 		{"atomic: a recovered site redoes its decision", "commit.atomic", cat(prepared(ids, "ready", "ready"),
 			[]trace.Event{decision(2, 1, "commit"), decision(3, 2, "commit"), crash(4, 2), recov(5, 2),
-				kv(5, 2, "txn", 1), kv(5, 2, "vote", "ready"), decision(5, 2, "commit")}),
+				kv(5, 2, "transaction", 1), kv(5, 2, "vote", "ready"), decision(5, 2, "commit")}),
 			true, "commit.atomic: every site decided each transaction alike, and a commit only after every participant voted ready (1 transaction(s) decided)"},
 		{"nonblocking: everyone decided", "commit.nonblocking", cat(prepared(ids, "ready", "ready"),
 			[]trace.Event{decision(2, 1, "abort"), decision(3, 2, "abort"), decision(3, 3, "abort")}),

@@ -7,7 +7,7 @@
 // threephase.
 //
 // How a transaction shows in the trace. A site that takes part in
-// transaction T sets the key txn to T first; its keys phase, vote and
+// transaction T sets the key transaction to T first; its keys phase, vote and
 // decision then speak of T. The coordinator sets participants to the sites
 // it asks to vote. A participant sets vote once ("ready" or "no") and
 // every site sets decision once ("commit" or "abort"); a recovered site
@@ -35,7 +35,7 @@ const (
 
 // State keys.
 const (
-	KeyTxn          = "txn"          // the transaction the keys below speak of
+	KeyTxn          = "transaction"  // the transaction the keys below speak of (the transaction model's txn key is another)
 	KeyPhase        = "phase"        // where the site is in the protocol
 	KeyVote         = "vote"         // a participant's vote: Ready or No
 	KeyDecision     = "decision"     // Commit or Abort, set once
@@ -58,6 +58,7 @@ const (
 )
 
 func init() {
+	algo.DeclareFamily("commit", "atomic commit: every site of a distributed transaction commits, or every site aborts")
 	algo.DeclareProperty(Atomic, "every site that decides a transaction (state decision) decides the same, and it is decided commit only if every participant the coordinator asked (state participants) voted ready (state vote) before")
 	algo.DeclareProperty(NonBlocking, "every participant that is up when the property is judged (at the end of the run) and took part in a transaction (set txn to it) has decided it: none is left waiting, or blocked, for a failed coordinator to recover")
 }
@@ -188,7 +189,7 @@ func (s *Site) IsCoord(ctx proc.Context) bool { return s.T != 0 && s.Coord == ct
 
 // Join makes T the site's transaction, coordinated by coord.
 func (s *Site) Join(ctx proc.Context, t int, coord proc.NodeID) {
-	s.T, s.Coord, s.Decision, s.Phase, s.Votes = t, coord, "", "", nil
+	s.T, s.Coord, s.Parts, s.Decision, s.Phase, s.Votes = t, coord, nil, "", "", nil
 	ctx.Set(KeyTxn, t)
 }
 

@@ -1,8 +1,7 @@
 -- Two-phase commit when a participant fails: Silberschatz, Galvin and Gagne, "Operating System
--- Concepts", chapter "Distributed Coordination", section "Atomicity", "Handling of Failures in 2PC",
--- "Failure of a participating site": on recovery the site examines its log; "the log contains a
--- <ready T> record. In this case, the site must consult Ci to determine the fate of T", and, Ci being
--- down, the other sites.
+-- Concepts", chapter "Distributed Coordination", section "Atomicity", "Failure Handling in 2PC",
+-- failure of a participating site: on recovery the site examines its log, and with a <ready T>
+-- record alone it must consult Ci about T's fate, and, Ci being down, the other sites.
 -- Coordinator 1, participants 2, 3 and 4; links of 2 ticks.
 -- 1) Every participant logs <ready T1> and answers (t=2); site 3 fails at t=3, its answer on the
 --    way. Ci has every answer at t=4: it commits T1, but commit T1 finds site 3 down (t=6). Ci waits

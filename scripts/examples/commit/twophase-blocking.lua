@@ -1,9 +1,9 @@
 -- Two-phase commit when the coordinator fails after the votes: Silberschatz, Galvin and Gagne,
--- "Operating System Concepts", chapter "Distributed Coordination", section "Atomicity", "Handling of
--- Failures in 2PC", "Failure of the coordinator": if an active site holds <commit T> or <abort T>, or
--- lacks <ready T>, the sites decide; "if none of the preceding cases holds, then all active sites must
--- have a <ready T> record in their logs, but no additional control records ... the active sites must
--- wait for Ci to recover" (the blocking problem).
+-- "Operating System Concepts", chapter "Distributed Coordination", section "Atomicity", "Failure
+-- Handling in 2PC", failure of the coordinator: the participants decide if an active site holds
+-- <commit T> or <abort T>, or lacks <ready T>; when every active site holds <ready T> and no other
+-- control record, nobody can tell whether Ci decided, or what, and they must wait for Ci to recover
+-- (the blocking problem).
 -- Coordinator 1, participants 2 and 3; every link takes 2 ticks; the failure detector suspects a
 -- failed site 5 ticks after it fails.
 -- 1) Ci logs <prepare T1> and sends prepare T1 (t=0). The participants log <ready T1> and answer

@@ -52,7 +52,7 @@ func init() {
 	algo.Register(algo.Spec{
 		Name:    "commit.threephase",
 		Summary: "three-phase commit (Skeen): prepare T, ready T / abort T, precommit T, ack, commit T; a failed coordinator is replaced by the lowest live site, which decides from the live sites' states: non-blocking",
-		Description: `Text: Silberschatz, Galvin and Gagne, "Operating System Concepts", chapter "Distributed Coordination", section "Atomicity" names the three-phase commit protocol as the way around two-phase commit's blocking; the rules are Skeen's, "Nonblocking Commit Protocols" (SIGMOD 1981): the central site protocol with a prepared (precommit) state, and its termination protocol with a backup coordinator.
+		Description: `Text: Silberschatz, Galvin and Gagne, "Operating System Concepts", chapter "Distributed Coordination", section "Atomicity" names the three-phase commit protocol as the way around two-phase commit's blocking; the protocol is Skeen's, "Nonblocking Commit Protocols" (1981): the central site protocol with a prepared (precommit) state between the votes and the commit; its termination protocol, run by a backup coordinator chosen among the live sites, follows the rules Bernstein, Hadzilacos and Goodman give it, "Concurrency Control and Recovery in Database Systems", chapter "Distributed Recovery", section "Three-Phase Commit".
 Phase 1: the coordinator (the commit command) logs <prepare T> and sends prepare T to every participant (every other process); each logs <ready T> and answers ready T, or logs <no T>, answers abort T and aborts (the vote command, or config abort at random). Phase 2: if every participant answered ready T before the timeout (config timeout), the coordinator logs <precommit T> and sends precommit T; each participant logs <precommit T> and acknowledges (ACK); otherwise the coordinator logs <abort T> and sends abort T. Phase 3: once every participant it does not suspect has acknowledged, the coordinator logs <commit T> and sends commit T. No site commits while another live one is still uncertain (ready without precommit): Skeen's condition for a non-blocking protocol.
 Termination protocol: an undecided site whose detector suspects its coordinator takes the lowest id it does not suspect as the new coordinator and sends it its state (STATE-REP); the new coordinator asks every site it does not suspect for its state (STATE-REQ) and decides from them and its own: if one has aborted, abort; if one has committed, commit; if every one is uncertain (ready, or no record of T), abort; otherwise (some precommitted, none decided) it sends precommit T to all, waits for their acknowledgements, then commits. It sends its decision to every site it does not suspect. A new coordinator that fails is replaced the same way.
 Where the text is silent: a site ignores every message from a process its detector suspects (a failed coordinator's late messages must not undo what the termination protocol decided); a site asked for its state with no record of T answers none and takes no further part in T but the decision. A site takes part in one transaction at a time: one still in an undecided transaction votes no on another, and answers a STATE-REQ about another from its log.
@@ -157,7 +157,7 @@ func (p *node) precommit(ctx proc.Context) {
 	for _, to := range p.acking {
 		ctx.Send(to, PreCommit{T: p.T})
 	}
-	p.acked(ctx, p.lead)
+	p.acked(ctx, ctx.Self()) // with nobody to wait for, it commits at once
 }
 
 // acked notes an acknowledgement and commits with the last one.

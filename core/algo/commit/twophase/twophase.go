@@ -52,7 +52,7 @@ func init() {
 	algo.Register(algo.Spec{
 		Name:    "commit.twophase",
 		Summary: "two-phase commit: prepare T, ready T / abort T, commit T / abort T, acknowledgements; log records on stable storage; a failed coordinator can leave the participants blocked",
-		Description: `Text: Silberschatz, Galvin and Gagne, "Operating System Concepts", chapter "Distributed Coordination", section "Atomicity", "The Two-Phase Commit Protocol" and "Handling of Failures in 2PC" (the seed holds only the headings; the rules are the chapter's).
+		Description: `Text: Silberschatz, Galvin and Gagne, "Operating System Concepts", chapter "Distributed Coordination", section "Atomicity", its parts "The Two-Phase Commit Protocol" and "Failure Handling in 2PC" (failure of a participating site, failure of the coordinator); the seed holds only the chapter's headings, so the rules are the chapter's.
 Phase 1: the coordinator Ci of T (the commit command) adds <prepare T> to the log and sends prepare T to every participant (every other process). A participant that is willing to commit its part adds <ready T> to the log and answers ready T; otherwise it adds <no T> and answers abort T (the vote command, or config abort at random).
 Phase 2: T is committed only if every participant answered ready T before the coordinator's timeout (config timeout); Ci adds <commit T> or <abort T> to the log and sends commit T or abort T to every participant, which logs it and acknowledges it (ACK); with every acknowledgement Ci adds <complete T>.
 Failure of a participant: on recovery it reads its log: <commit T>: redo(T); <abort T> (or <no T>): undo(T); <ready T> only: it must consult Ci about T's fate, here by asking Ci and every other site (QUERY), as the coordinator-failure rule does; no record of T: it never answered prepare T, so Ci cannot have committed T (when asked, it aborts T).
@@ -250,8 +250,8 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 		switch msg.State { // from a site not awaited (suspected), only a decision counts
 		case commit.Commit, commit.Abort:
 			p.learn(ctx, msg.State)
-		case commit.Prepare:
-			p.waitCoord = true
+		case commit.Prepare: // Ci, up: a recovered participant learns who it is
+			p.Coord, p.waitCoord = from, true
 			p.answered(ctx, from)
 		default:
 			p.answered(ctx, from)

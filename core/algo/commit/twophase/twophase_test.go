@@ -149,8 +149,21 @@ func TestFailureOfParticipant(t *testing.T) {
 			t.Errorf("log %q: decision %v, phase %v, want %v, %v and sent %v", tc.log, f.State[commit.KeyDecision], f.State[commit.KeyPhase], tc.decision, tc.phase, tc.sent)
 		}
 	}
-	// A participant with <ready T> learns T's fate from any answer.
+	// Ci up and collecting votes: the decision will come, no blocking;
+	// should Ci fail, the participant asks again.
 	p, f := recovered(t, 2, "<ready T1>")
+	f.Take()
+	p.Receive(f, 3, Status{T: 1, State: commit.Ready})
+	p.Receive(f, 1, Status{T: 1, State: commit.Prepare})
+	expect(t, f, "<ready T1>", nil, commit.KeyPhase, commit.Ready)
+	f.Down[1] = true
+	p.(proc.SuspectHandler).Suspect(f, 1)
+	expect(t, f, "<ready T1>", sent([]proc.NodeID{3, 1}, Query{T: 1}), commit.KeyPhase, commit.Ready)
+	p.Receive(f, 3, Status{T: 1, State: commit.Ready})
+	expect(t, f, "<ready T1>", nil, commit.KeyPhase, commit.Blocked)
+
+	// A participant with <ready T> learns T's fate from any answer.
+	p, f = recovered(t, 2, "<ready T1>")
 	f.Take()
 	p.Receive(f, 3, Status{T: 1, State: commit.Ready})
 	p.Receive(f, 1, commit.CommitMsg{T: 1})
