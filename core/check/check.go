@@ -24,6 +24,7 @@ import (
 	"dsim/core/algo/cc"
 	"dsim/core/algo/clock"
 	"dsim/core/algo/commit"
+	"dsim/core/algo/deadlock"
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
 	"dsim/core/algo/order"
@@ -67,6 +68,9 @@ var checkers = []Checker{
 	{cc.Serializable, ccKeys, (*Monitor).serializable, func(m *Monitor) uint64 { m.cc.judge(); return m.cc.at }},
 	{commit.Atomic, commitKeys, (*Monitor).commitAtomic, func(m *Monitor) uint64 { return m.commit.bad.seq }},
 	{commit.NonBlocking, commitKeys, (*Monitor).commitNonBlocking, nil},
+	{deadlock.Free, dlKeys[:1], (*Monitor).deadlockFree, func(m *Monitor) uint64 { return m.dl.free.seq }},
+	{deadlock.Sound, dlKeys[:2], (*Monitor).deadlockSound, func(m *Monitor) uint64 { return m.dl.sound.seq }},
+	{deadlock.Complete, []string{dlKeys[0], dlKeys[2]}, (*Monitor).deadlockComplete, func(m *Monitor) uint64 { return m.dl.late.seq }},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -104,6 +108,7 @@ type Monitor struct {
 	order    orderState
 	cc       ccState
 	commit   commitState
+	dl       dlState
 }
 
 var snapshotKeys = []string{snapshot.KeyBalance, snapshot.KeyRecorded, snapshot.KeyChannel}
@@ -120,6 +125,7 @@ func New() *Monitor {
 		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
 		cc:       ccState{byKey: map[[2]int]*ccCopy{}, runs: map[int]int{}, done: map[int]ccCommit{}},
 		commit:   commitState{procs: map[int]*commitProc{}, txns: map[int]*txnRec{}},
+		dl:       dlState{bound: -1},
 	}
 }
 
@@ -134,6 +140,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.order.observe(e)
 	m.cc.observe(e)
 	m.commit.observe(e)
+	m.dl.observe(e)
 }
 
 // Verdict is the outcome of one property.

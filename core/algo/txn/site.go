@@ -140,6 +140,10 @@ type Hooks struct {
 	// OnLocks runs at a lock site after its table changed and the locks
 	// key was set.
 	OnLocks func(ctx proc.Context)
+	// Preempt releases a wounded transaction's locks at the wounding site
+	// at once (wound-wait's preemption), so that the requester never
+	// waits for a transaction being rolled back.
+	Preempt bool
 }
 
 // Txn is a transaction at its home site.
@@ -481,7 +485,18 @@ func (s *Site) lock(ctx proc.Context, from proc.NodeID, r Request) {
 	s.Table.Policy = s.OnConflict
 	l := Lock{T: r.T, TS: r.TS, Mode: Mode(r.Mode)}
 	out := s.Table.Request(r.Item, l)
+	if s.Preempt && len(out.Wound) > 0 {
+		var gs []Granted
+		for _, t := range out.Wound {
+			gs = append(gs, s.Table.Release(t)...)
+		}
+		s.granted(ctx, gs)
+		if slices.ContainsFunc(gs, func(g Granted) bool { return g.Lock.T == r.T && g.Item == r.Item }) {
+			out.Granted = true // granted above: only the wounds are left
+		}
+	}
 	switch {
+	case out.Granted && s.Preempt && len(out.Wound) > 0:
 	case out.Die:
 		s.send(ctx, from, Abort{T: r.T, Try: r.Try})
 		return
