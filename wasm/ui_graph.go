@@ -26,7 +26,7 @@ import (
 // the world has something to draw.
 type relView struct {
 	box, title, caption dom.Element
-	svg, table          dom.Element
+	svg, table, sites   dom.Element
 	views               dom.Element // the grid, which makes room for the box
 	world               *replay.Replay
 	history             *phases.History // of world, read when first needed
@@ -34,7 +34,7 @@ type relView struct {
 
 func newRelView() *relView {
 	return &relView{box: byID("relations"), title: byID("rel-title"), caption: byID("rel-caption"),
-		svg: byID("rel-svg"), table: byID("rel-table"), views: byID("views")}
+		svg: byID("rel-svg"), table: byID("rel-table"), sites: byID("rel-sites"), views: byID("views")}
 }
 
 // update draws the relations of world w after its first n events, whose
@@ -58,7 +58,8 @@ func (r *relView) update(w *replay.Replay, v *replay.View, n int) {
 	if !ok {
 		return
 	}
-	r.draw(g)
+	draw(r.svg, g)
+	r.drawSites(graph.Augmented(v, w.Nodes))
 	switch {
 	case len(g.Cycle) > 0:
 		r.caption.SetTextContent("Deadlock: " + strings.Join(g.Cycle, " → ") + " → " + g.Cycle[0])
@@ -83,6 +84,9 @@ func (r *relView) open(on bool, title string) {
 	}
 	show(r.svg, on && title != "Atomic commit")
 	show(r.table, on && title == "Atomic commit")
+	if !on || title == "Atomic commit" {
+		show(r.sites, false)
+	}
 }
 
 // drawPhases fills the table of the commit protocol's sites.
@@ -134,12 +138,34 @@ type arcLabel struct {
 	hot  bool
 }
 
+// drawSites draws the sites' augmented local graphs under the global
+// one, each with its cycle: through P_ex, a deadlock that may be; without
+// it, one found.
+func (r *relView) drawSites(gs []graph.Graph) {
+	empty(r.sites)
+	show(r.sites, len(gs) > 0)
+	for _, g := range gs {
+		fig := el("figure", "site-graph", "")
+		fig.SetAttribute("data-site", g.Title)
+		svg := wrap(rawSVG("svg", "viewBox", "0 0 100 100", "role", "img", "aria-label", "augmented wait-for graph of "+g.Title))
+		draw(svg, g)
+		fig.AppendChild(svg)
+		cap := g.Title
+		if len(g.Cycle) > 0 {
+			cap += ": " + strings.Join(g.Cycle, " → ") + " → " + g.Cycle[0]
+			fig.SetAttribute("data-cycle", strings.Join(g.Cycle, " "))
+		}
+		fig.AppendChild(el("figcaption", "", cap))
+		r.sites.AppendChild(fig)
+	}
+}
+
 // draw replaces the SVG's content with g, in a 100×100 view box. Arcs
 // stop at the circles' rims so that their arrowheads show; an arc with a
 // twin going back bends, so that the two do not overlap.
-func (r *relView) draw(g graph.Graph) {
-	empty(r.svg)
-	root := r.svg.Underlying()
+func draw(svg dom.Element, g graph.Graph) {
+	empty(svg)
+	root := svg.Underlying()
 	const rad = 8.0
 	var plain, hot, heads, hotHeads []byte
 	var labels []arcLabel
