@@ -12,7 +12,8 @@ import (
 // ccState judges cc.serializable from two keys alone: op, an access
 // [k, T, item, w, run] at the site holding the copy, and txn, a
 // transaction's status [T, status, ts] at its home site, whose status-0
-// events count its runs. Each copy (an item at a site) keeps its accesses
+// events at its begin and after each abort count its runs (a status 0
+// after a wait, 3, is the same run going on). Each copy (an item at a site) keeps its accesses
 // in the order they happened; the conflict graph of the committed
 // transactions, built from the accesses of their committed runs only, has
 // an edge Ti -> Tj when an access of Ti precedes a conflicting one of Tj
@@ -26,6 +27,7 @@ type ccState struct {
 	copies []*ccCopy // in the order first accessed
 	byKey  map[[2]int]*ccCopy
 	runs   map[int]int // transaction -> runs begun
+	last   map[int]int // transaction -> its latest status
 	done   map[int]ccCommit
 	order  []int // transactions in commit order
 	judged bool
@@ -67,9 +69,13 @@ func (s *ccState) observe(e *trace.Event) {
 		c.ops = append(c.ops, ccOp{t: v[1], run: v[4], w: v[3]})
 		s.judged = false
 	case e.Key == txn.KeyTxn && len(v) >= 2:
+		last, seen := s.last[v[0]]
+		s.last[v[0]] = v[1]
 		switch v[1] {
 		case txn.Running:
-			s.runs[v[0]]++
+			if !seen || last == txn.Aborted { // a begin or a restart, not the end of a wait
+				s.runs[v[0]]++
+			}
 		case txn.Committed:
 			if _, dup := s.done[v[0]]; !dup {
 				s.done[v[0]] = ccCommit{s.runs[v[0]], e.Seq, e.T}

@@ -30,6 +30,12 @@ func TestSerializable(t *testing.T) {
 			access(1, 1, 1, A, 1, 1), access(2, 1, 2, A, 0, 1), access(3, 2, 2, B, 1, 1),
 			access(4, 2, 1, B, 1, 1), status(5, 1, 1, 1), status(6, 2, 2, 1),
 		}), false, "cc.serializable: t=6 seq=7: the committed transactions' conflict graph has the cycle T1 → T2 → T1 on A, B"},
+		// The cycle again, with waits (status 3, then 0 again): the same
+		// runs going on, whose accesses count.
+		{"waits", cc.Serializable, cat(begin, []trace.Event{
+			status(1, 1, 1, 3), status(1, 1, 1, 0), access(1, 1, 1, A, 1, 1), access(2, 1, 2, A, 0, 1), access(3, 2, 2, B, 1, 1),
+			status(3, 1, 1, 3), access(4, 2, 1, B, 1, 1), status(4, 1, 1, 0), status(5, 1, 1, 1), status(6, 2, 2, 1),
+		}), false, "cc.serializable: t=6 seq=11: the committed transactions' conflict graph has the cycle T1 → T2 → T1 on A, B"},
 		// Two reads never conflict.
 		{"reads", cc.Serializable, cat(begin, []trace.Event{
 			access(1, 1, 1, A, 0, 1), access(2, 1, 2, A, 0, 1), access(3, 2, 2, B, 0, 1),

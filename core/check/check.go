@@ -65,9 +65,9 @@ var checkers = []Checker{
 	{order.FIFO, []string{order.KeyDelivered}, (*Monitor).orderFIFO, func(m *Monitor) uint64 { return m.order.first(&m.order.fifo).seq }},
 	{order.Causal, []string{order.KeyMulticasts, order.KeyDelivered}, (*Monitor).orderCausal, func(m *Monitor) uint64 { return m.order.first(&m.order.causal).seq }},
 	{order.Total, []string{order.KeyDelivered}, (*Monitor).orderTotal, func(m *Monitor) uint64 { return m.order.first(&m.order.total).seq }},
-	{cc.Serializable, ccKeys, (*Monitor).serializable, func(m *Monitor) uint64 { m.cc.judge(); return m.cc.at }},
 	{commit.Atomic, commitKeys, (*Monitor).commitAtomic, func(m *Monitor) uint64 { return m.commit.bad.seq }},
 	{commit.NonBlocking, commitKeys, (*Monitor).commitNonBlocking, nil},
+	{cc.Serializable, ccKeys, (*Monitor).serializable, func(m *Monitor) uint64 { m.cc.judge(); return m.cc.at }},
 	{deadlock.Free, dlKeys[:1], (*Monitor).deadlockFree, func(m *Monitor) uint64 { return m.dl.free.seq }},
 	{deadlock.Sound, dlKeys[:2], (*Monitor).deadlockSound, func(m *Monitor) uint64 { return m.dl.sound.seq }},
 	{deadlock.Complete, []string{dlKeys[0], dlKeys[2]}, (*Monitor).deadlockComplete, func(m *Monitor) uint64 { return m.dl.late.seq }},
@@ -106,8 +106,8 @@ type Monitor struct {
 	phys     physState
 	snap     snapState
 	order    orderState
-	cc       ccState
 	commit   commitState
+	cc       ccState
 	dl       dlState
 }
 
@@ -123,8 +123,8 @@ func New() *Monitor {
 		phys:     physState{byID: map[int]*physProc{}, refs: map[string]*physRef{}},
 		snap:     snapState{procs: map[int]*snapProc{}, sent: map[uint64]snapSent{}, snaps: map[int]*snapRec{}},
 		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
-		cc:       ccState{byKey: map[[2]int]*ccCopy{}, runs: map[int]int{}, done: map[int]ccCommit{}},
 		commit:   commitState{procs: map[int]*commitProc{}, txns: map[int]*txnRec{}},
+		cc:       ccState{byKey: map[[2]int]*ccCopy{}, runs: map[int]int{}, last: map[int]int{}, done: map[int]ccCommit{}},
 		dl:       dlState{bound: -1},
 	}
 }
@@ -138,8 +138,8 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.phys.observe(e)
 	m.snap.observe(e)
 	m.order.observe(e)
-	m.cc.observe(e)
 	m.commit.observe(e)
+	m.cc.observe(e)
 	m.dl.observe(e)
 }
 

@@ -3,7 +3,12 @@
 package all
 
 import (
+	_ "dsim/core/algo/cc/biased"
+	_ "dsim/core/algo/cc/majority"
 	_ "dsim/core/algo/cc/multiple"
+	_ "dsim/core/algo/cc/primary"
+	_ "dsim/core/algo/cc/single"
+	_ "dsim/core/algo/cc/timestamp"
 	_ "dsim/core/algo/clock/berkeley"
 	_ "dsim/core/algo/clock/cristian"
 	_ "dsim/core/algo/clock/lamport"

@@ -47,10 +47,12 @@ func (Unlock) Kind() string { return "UNLOCK" }
 
 // Abort tells T's home site to roll T back: a deadlock-prevention
 // scheme's die or wound, a detector's victim, a timestamp rule's
-// rejection.
+// rejection. TS, when set, is a timestamp the home's logical clock moves
+// past (the item's timestamp that rejected T: its new one will be later).
 type Abort struct {
 	T   int `json:"t"`
 	Try int `json:"try"`
+	TS  int `json:"ts"`
 }
 
 func (Abort) Kind() string { return "ABORT" }
@@ -88,7 +90,7 @@ func Params() []algo.Param {
 		{Name: "ops", Type: algo.Int, Default: 2, Min: 1, Max: 100, Doc: "operations per random transaction, each on an item drawn over all items"},
 		{Name: "writes", Type: algo.Float, Default: 0.5, Min: 0, Max: 1, Doc: "the share of writes among the random operations"},
 		{Name: "rate", Type: algo.Float, Default: 0.05, Min: 0.001, Max: 1, Doc: "random transactions begun per tick at each site, on average: the gap before each is uniform in 1..2/rate-1 ticks"},
-		{Name: "restart", Type: algo.Int, Default: 10, Min: 1, Max: 1e6, Doc: "an aborted transaction restarts after a delay drawn uniformly in 1..restart ticks"},
+		{Name: "restart", Type: algo.Int, Default: 10, Min: 1, Max: 1e6, Doc: "an aborted transaction restarts after a random delay: uniform in 1..restart ticks after its first run, doubling its range at each further rollback (binary exponential backoff, up to 1024 times restart)"},
 	}
 }
 
@@ -98,10 +100,12 @@ var Commands = []algo.CommandSpec{
 	{Name: "abort", Args: "t=<id>", Doc: "roll transaction t back (at its home site, or at a site where it holds or waits for a lock: it is told); it restarts, keeping its timestamp"},
 }
 
-// Config is the model's configuration, read from Params' keys.
+// Config is the model's configuration, read from Params' keys. The sites
+// made from one Config (one world's) share one placement.
 type Config struct {
 	Spots     []Spot
 	Replicas  int
+	shared    *Placement
 	txns, ops int
 	writes    float64
 	gaps      int
@@ -111,7 +115,7 @@ type Config struct {
 // NewConfig reads the keys Params describes; the error names a bad key.
 func NewConfig(v algo.Values) (Config, error) {
 	spots, err := ParseSpots(v.String("items"))
-	return Config{Spots: spots, Replicas: v.Int("replicas"), txns: v.Int("txns"), ops: v.Int("ops"),
+	return Config{Spots: spots, Replicas: v.Int("replicas"), shared: &Placement{}, txns: v.Int("txns"), ops: v.Int("ops"),
 		writes: v.Float("writes"), gaps: max(int(2/v.Float("rate"))-1, 1), restart: v.Int("restart")}, err
 }
 
@@ -171,8 +175,13 @@ type Site struct {
 	// NewStamp gives a restarted transaction a new timestamp (timestamp
 	// ordering) instead of keeping it (wait-die, wound-wait).
 	NewStamp bool
+	// ClockStamps makes timestamps from the local clock rather than a
+	// logical counter (the chapter allows either): the clock's reading,
+	// or one more than the last when the clock has not moved past it.
+	ClockStamps bool
 	// Serve, when set, is the item side of an access instead of the lock
-	// table: it answers the request (timestamp ordering).
+	// table: it answers the request, and no lock is released at the end
+	// (timestamp ordering).
 	Serve func(ctx proc.Context, from proc.NodeID, r Request)
 
 	Place *Placement
@@ -202,13 +211,28 @@ const (
 
 // Start places the items and arms the workload.
 func (s *Site) Start(ctx proc.Context) {
-	s.Place, s.Err = NewPlacement(RingOf(ctx), s.Spots, s.Replicas)
+	s.Place, s.Err = s.placement(ctx)
 	if s.Err != nil {
 		ctx.Log("%v", s.Err)
 	}
 	s.Table, s.Txns, s.clock, s.begun, s.k, s.homes, s.local = nil, nil, 0, 0, 0, nil, nil
 	s.left = s.txns
 	s.nextBegin(ctx)
+}
+
+// placement is the world's placement: the one the world's first site
+// made, when this site sees the same ring, so that a world keeps one.
+func (s *Site) placement(ctx proc.Context) (*Placement, error) {
+	ring := RingOf(ctx)
+	if p := s.shared; p != nil && slices.Equal(p.Ring, ring) {
+		return p, nil
+	}
+	p, err := NewPlacement(ring, s.Spots, s.Replicas)
+	if err != nil || s.shared == nil || s.shared.Ring != nil {
+		return p, err
+	}
+	*s.shared = *p // the first
+	return s.shared, nil
 }
 
 func (s *Site) nextBegin(ctx proc.Context) {
@@ -291,6 +315,9 @@ func (s *Site) Begin(ctx proc.Context, t int, ops []Op) *Txn {
 // stamp is a new timestamp: the local counter, advanced, with the site's id.
 func (s *Site) stamp(ctx proc.Context) Stamp {
 	s.clock++
+	if s.ClockStamps {
+		s.clock = max(s.clock, int(ctx.Now()))
+	}
 	return Stamp{C: s.clock, Site: ctx.Self()}
 }
 
@@ -330,7 +357,7 @@ func (s *Site) step(ctx proc.Context, x *Txn) {
 		if sp := (Spot{op.Item, to}); !slices.Contains(x.asked, sp) {
 			x.asked = append(x.asked, sp)
 		}
-		s.send(ctx, to, Request{T: x.ID, Try: x.Try, Item: op.Item, Mode: int(mode), TS: x.Stamp.Int()})
+		s.Send(ctx, to, Request{T: x.ID, Try: x.Try, Item: op.Item, Mode: int(mode), TS: x.Stamp.Int()})
 	}
 	if slices.ContainsFunc(sites, func(id proc.NodeID) bool { return id != ctx.Self() }) {
 		s.status(ctx, x, Waiting) // until the grants come back
@@ -340,17 +367,21 @@ func (s *Site) step(ctx proc.Context, x *Txn) {
 // finish commits or aborts x and releases its locks everywhere.
 func (s *Site) finish(ctx proc.Context, x *Txn, st int) {
 	s.status(ctx, x, st)
+	if s.Serve != nil {
+		return // no locks to release
+	}
 	for _, sp := range x.asked {
-		s.send(ctx, sp.Site, Unlock{T: x.ID, Item: sp.Item})
+		s.Send(ctx, sp.Site, Unlock{T: x.ID, Item: sp.Item})
 	}
 	x.asked = nil
 }
 
 // Abort rolls transaction t back wherever it is asked: at its home site
 // it cancels its waits and releases its locks everywhere (the unlocks),
-// marks it aborted and restarts it after a delay, keeping its timestamp
-// (unless NewStamp); at a site where it holds or waits for a lock, the
-// home site is told (ABORT). A transaction already ended is left alone.
+// marks it aborted and restarts it after a random delay (growing with its
+// rollbacks), keeping its timestamp unless NewStamp; at a site where it
+// holds or waits for a lock, the home site is told (ABORT). A transaction
+// already ended is left alone.
 func (s *Site) Abort(ctx proc.Context, t int) {
 	defer s.drain(ctx)
 	if x := s.Find(t); x != nil {
@@ -358,11 +389,14 @@ func (s *Site) Abort(ctx proc.Context, t int) {
 			return
 		}
 		s.finish(ctx, x, Aborted)
-		ctx.SetTimer(proc.Duration(1+ctx.Rand().IntN(s.restart)), timerRestart+strconv.Itoa(t))
+		// Binary exponential backoff: transactions that keep rolling each
+		// other back (timestamp ordering's cyclic restarts) draw ever
+		// longer delays, until one runs alone.
+		ctx.SetTimer(proc.Duration(1+ctx.Rand().IntN(s.restart<<min(x.Try-1, 10))), timerRestart+strconv.Itoa(t))
 		return
 	}
 	if h, ok := s.homes[t]; ok {
-		s.send(ctx, h.site, Abort{T: t, Try: h.try})
+		s.Send(ctx, h.site, Abort{T: t, Try: h.try})
 	}
 }
 
@@ -395,9 +429,9 @@ func (s *Site) Timer(ctx proc.Context, tag string) {
 	}
 }
 
-// send delivers m: by the network, or at once to this site itself, once
-// the handler running has done (a local lock manager costs no message).
-func (s *Site) send(ctx proc.Context, to proc.NodeID, m proc.Message) {
+// Send delivers m: by the network, or to this site itself once the
+// handler running is done (a local lock manager costs no message).
+func (s *Site) Send(ctx proc.Context, to proc.NodeID, m proc.Message) {
 	if to == ctx.Self() {
 		s.local = append(s.local, m)
 		return
@@ -452,13 +486,14 @@ func (s *Site) handle(ctx proc.Context, from proc.NodeID, m proc.Message) {
 		}
 	case Access:
 		s.Access(ctx, msg.T, msg.Try, msg.Item, msg.Write)
-		s.send(ctx, from, Done{T: msg.T, Try: msg.Try, Item: msg.Item})
+		s.Send(ctx, from, Done{T: msg.T, Try: msg.Try, Item: msg.Item})
 	case Done:
 		if x := s.current(msg.T, msg.Try); x != nil {
 			x.Next++
 			s.step(ctx, x)
 		}
 	case Abort:
+		s.clock = max(s.clock, StampOf(msg.TS).C)
 		if x := s.current(msg.T, msg.Try); x != nil {
 			s.Abort(ctx, x.ID)
 		}
@@ -498,11 +533,11 @@ func (s *Site) lock(ctx proc.Context, from proc.NodeID, r Request) {
 	switch {
 	case out.Granted && s.Preempt && len(out.Wound) > 0:
 	case out.Die:
-		s.send(ctx, from, Abort{T: r.T, Try: r.Try})
+		s.Send(ctx, from, Abort{T: r.T, Try: r.Try})
 		return
 	case out.Granted:
 		s.publish(ctx)
-		s.send(ctx, from, Grant{T: r.T, Try: r.Try, Item: r.Item, Done: s.accessed(ctx, r.T, r.Try, r.Item, l.Mode)})
+		s.Send(ctx, from, Grant{T: r.T, Try: r.Try, Item: r.Item, Done: s.accessed(ctx, r.T, r.Try, r.Item, l.Mode)})
 	default:
 		s.publish(ctx)
 		if x := s.current(r.T, r.Try); x != nil && from == ctx.Self() {
@@ -522,7 +557,7 @@ func (s *Site) granted(ctx proc.Context, gs []Granted) {
 	s.publish(ctx)
 	for _, g := range gs {
 		h := s.homes[g.Lock.T]
-		s.send(ctx, h.site, Grant{T: g.Lock.T, Try: h.try, Item: g.Item, Done: s.accessed(ctx, g.Lock.T, h.try, g.Item, g.Lock.Mode)})
+		s.Send(ctx, h.site, Grant{T: g.Lock.T, Try: h.try, Item: g.Item, Done: s.accessed(ctx, g.Lock.T, h.try, g.Item, g.Lock.Mode)})
 	}
 }
 
@@ -568,7 +603,7 @@ func (s *Site) grant(ctx proc.Context, x *Txn, done bool) {
 	}
 	op := x.Ops[x.Next]
 	if !x.done {
-		s.send(ctx, s.Place.Primary(op.Item), Access{T: x.ID, Try: x.Try, Item: op.Item, Write: op.Write})
+		s.Send(ctx, s.Place.Primary(op.Item), Access{T: x.ID, Try: x.Try, Item: op.Item, Write: op.Write})
 		return
 	}
 	x.Next++

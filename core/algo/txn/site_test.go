@@ -218,3 +218,57 @@ func TestPlacement(t *testing.T) {
 		t.Errorf("A's copies seen from 5: %v, want its own, then 6, then 4", got)
 	}
 }
+
+// The sites of one world share its placement; a site that sees another
+// ring (another world) makes its own.
+func TestSharedPlacement(t *testing.T) {
+	spec := algo.Spec{Name: "test.txn", Config: txn.Params()}
+	v, _ := spec.Resolve(nil)
+	cfg, _ := txn.NewConfig(v)
+	a, b, c := &txn.Site{Config: cfg}, &txn.Site{Config: cfg}, &txn.Site{Config: cfg}
+	a.Start(algotest.NewFake(1, 1, 2, 3))
+	b.Start(algotest.NewFake(3, 1, 2, 3))
+	c.Start(algotest.NewFake(2, 2, 1, 3))
+	if a.Place != b.Place || a.Place == c.Place {
+		t.Errorf("placements %p %p %p: want the first two shared, the third (another ring) its own", a.Place, b.Place, c.Place)
+	}
+	if got := c.Place.Sites(0); !slices.Equal(got, []proc.NodeID{2}) {
+		t.Errorf("A at %v, want the site of ring index 0 in its own world, 2", got)
+	}
+}
+
+// The conflict-policy hook at a lock site, as wait-die and wound-wait will
+// use it: a dying requester's home is told (ABORT), nothing queued; a
+// wounded holder's home is told, and the requester waits for its lock.
+func TestConflictHook(t *testing.T) {
+	s, f := site(t, 2, nil)
+	older := func(a, b txn.Lock) bool { return txn.StampOf(a.TS).Less(txn.StampOf(b.TS)) }
+	s.OnConflict = func(req, other txn.Lock) txn.Decision { // wait-die
+		if older(req, other) {
+			return txn.Wait
+		}
+		return txn.Die
+	}
+	s.Receive(f, 1, txn.Request{T: 1, Try: 1, Item: 1, Mode: 2, TS: ts(1, 1)})
+	s.Receive(f, 3, txn.Request{T: 3, Try: 2, Item: 1, Mode: 1, TS: ts(2, 3)})
+	if got, want := f.Take()[1:], []algotest.Sent{{To: 3, Msg: txn.Abort{T: 3, Try: 2}}}; !slices.Equal(got, want) {
+		t.Errorf("sent %v, want %v: the younger T3 dies", got, want)
+	}
+	if got, want := f.State[txn.KeyLocks].([]int), []int{1, 1, 2}; !slices.Equal(got, want) {
+		t.Errorf("locks %v, want %v", got, want)
+	}
+	s.OnConflict = func(req, other txn.Lock) txn.Decision { // wound-wait
+		if older(req, other) {
+			return txn.Wound
+		}
+		return txn.Wait
+	}
+	s.Receive(f, 3, txn.Request{T: 6, Try: 1, Item: 1, Mode: 1, TS: ts(0, 3)})
+	if got, want := f.Take(), []algotest.Sent{{To: 1, Msg: txn.Abort{T: 1, Try: 1}}}; !slices.Equal(got, want) {
+		t.Errorf("sent %v, want %v: the older T6 wounds T1", got, want)
+	}
+	s.Receive(f, 1, txn.Unlock{T: 1, Item: 1})
+	if got, want := f.Take(), []algotest.Sent{{To: 3, Msg: txn.Grant{T: 6, Try: 1, Item: 1, Done: true}}}; !slices.Equal(got, want) {
+		t.Errorf("sent %v, want %v: T1's rollback lets T6 in", got, want)
+	}
+}

@@ -19,7 +19,8 @@
 //     checkers leave out the accesses of runs that were rolled back, even
 //     one a lock manager performs late, as its grant crosses the unlock);
 //   - txn, at the home site: [T, status, ts] at each change of a
-//     transaction's status: 0 running (begin and each restart), 1
+//     transaction's status: 0 running (at its begin, at each restart, the
+//     status 0 after a 2, which starts a new run, and after a wait), 1
 //     committed, 2 aborted, 3 waiting for the grant of a lock it has
 //     requested (from a remote lock manager: from the request to the
 //     grant); ts its timestamp (Stamp.Int).
@@ -53,7 +54,7 @@ const (
 var State = []algo.StateKey{
 	{Key: KeyLocks, Doc: "at a site that manages locks, its whole lock table after each change: triples [item, T, mode, ...], mode 1 holds S, 2 holds X, -1 waits for S, -2 waits for X; items in increasing code (A=0, B=1, ..., Z=25, A1=26), holders before waiters, waiters in queue order"},
 	{Key: KeyOp, Doc: "at the site where a data access happens: [k, T, item, w, run] after its k-th access (w = 1 write, 0 read), made by T's run-th run (1 at its begin, one more at each restart)"},
-	{Key: KeyTxn, Doc: "at a transaction's home site: [T, status, ts] at each change of its status (0 running: begin and each restart, 1 committed, 2 aborted, 3 waiting for the grant of a lock it has requested: from a lock manager elsewhere, from the request to the grant; from its own site's, while queued); ts its timestamp, counter*(2^31) + the home site's id"},
+	{Key: KeyTxn, Doc: "at a transaction's home site: [T, status, ts] at each change of its status (0 running: at its begin, at each restart (a 0 after a 2: a new run) and after a wait, 1 committed, 2 aborted, 3 waiting for the grant of a lock it has requested: from a lock manager elsewhere, from the request to the grant; from its own site's, while queued); ts its timestamp, counter*(2^31) + the home site's id"},
 }
 
 // ItemName is the name of the item with code c: its letter, then its
