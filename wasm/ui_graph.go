@@ -82,7 +82,12 @@ func (r *relView) open(on bool, title string) {
 	} else {
 		r.views.Class().Remove("with-rel")
 	}
-	show(r.svg, on && title != "Atomic commit")
+	// an SVG element has no hidden property: the attribute hides it
+	if on && title != "Atomic commit" {
+		r.svg.RemoveAttribute("hidden")
+	} else {
+		r.svg.SetAttribute("hidden", "")
+	}
 	show(r.table, on && title == "Atomic commit")
 	if !on || title == "Atomic commit" {
 		show(r.sites, false)

@@ -36,6 +36,7 @@ async function scrubTo(page, t) {
 const relations = (page) => page.evaluate(() => ({
   title: document.querySelector("#rel-title").textContent,
   hidden: document.querySelector("#relations").hidden,
+  svgShown: getComputedStyle(document.querySelector("#rel-svg")).display !== "none",
   caption: document.querySelector("#rel-caption").textContent,
   nodes: [...document.querySelectorAll("#rel-svg .txn text")].map((t) => t.textContent),
   red: document.querySelectorAll("#rel-svg .wait-item.cycle").length,
@@ -53,6 +54,7 @@ test("the wait-for graph at the cursor, its cycle in red; hidden for other world
   t.diagnostic(JSON.stringify(r));
   assert.equal(r.hidden, false);
   assert.equal(r.title, "Wait-for graph");
+  assert.equal(r.svgShown, true);
   assert.deepEqual(r.nodes, ["T1", "T2"]);
   assert.equal(r.caption, "Deadlock: T1 → T2 → T1");
   assert.equal(r.red, 2);
@@ -84,6 +86,7 @@ test("two-phase commit: the phases, the stable logs, and the sites blocked while
   let r = await relations(page);
   t.diagnostic(JSON.stringify(r));
   assert.equal(r.title, "Atomic commit");
+  assert.equal(r.svgShown, false, "the table takes the graph's place");
   assert.deepEqual(r.rows, [
     "P1 (coordinator) | down |  | <prepare T1>",
     "P2 | blocked | ready | <ready T1>",
