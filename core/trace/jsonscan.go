@@ -426,3 +426,24 @@ func AppendStrings(b []byte, list []string) []byte {
 	}
 	return append(b, ']')
 }
+
+// FieldOf reads the field name of a message value, a Go struct or a JSON
+// object read back from a trace (Raw), as JSON text; ok is false when it
+// has no such field.
+func FieldOf(msg any, name string) (Raw, bool) {
+	b, ok := msg.(Raw)
+	if !ok {
+		b = AppendJSON(nil, msg)
+	}
+	s := &scanner{b: b}
+	var out Raw
+	err := s.object(func(key string) error {
+		if key != name || out != nil {
+			return s.skip(0)
+		}
+		v, err := s.raw()
+		out = v
+		return err
+	})
+	return out, err == nil && out != nil
+}
