@@ -158,7 +158,7 @@ func startUI() {
 	a.diagram = newDiagramView(a, a.el.diagramBox)
 	a.log = newLogView(a, byID("log"), byID("log-scroll"), byID("log-filters"))
 	a.chart = newChartView(a)
-	a.rel = newRelView()
+	a.rel = newRelView(func() { a.refresh() })
 	a.eng = NewEngine(EngineHandlers{Ready: a.onEngineReady, Progress: a.onProgress, Result: a.onResult})
 	a.loadExamples()
 	a.startEditor()

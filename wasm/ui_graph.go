@@ -13,11 +13,14 @@ package main
 
 import (
 	"math"
+	"strconv"
 	"strings"
+	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
 
 	"dsim/wasm/graph"
+	"dsim/wasm/omtree"
 	"dsim/wasm/phases"
 	"dsim/wasm/replay"
 )
@@ -27,24 +30,39 @@ import (
 type relView struct {
 	box, title, caption dom.Element
 	svg, table, sites   dom.Element
-	views               dom.Element // the grid, which makes room for the box
+	pick, tree          dom.Element    // the lieutenant whose OM(m) tree is shown, and the tree
+	orders              *omtree.Orders // of world, nil where it has none
+	views               dom.Element    // the grid, which makes room for the box
 	world               *replay.Replay
 	history             *phases.History // of world, read when first needed
 }
 
-func newRelView() *relView {
-	return &relView{box: byID("relations"), title: byID("rel-title"), caption: byID("rel-caption"),
-		svg: byID("rel-svg"), table: byID("rel-table"), sites: byID("rel-sites"), views: byID("views")}
+// newRelView makes the view; redraw draws it again at the cursor, when
+// another lieutenant is chosen.
+func newRelView(redraw func()) *relView {
+	r := &relView{box: byID("relations"), title: byID("rel-title"), caption: byID("rel-caption"),
+		svg: byID("rel-svg"), table: byID("rel-table"), sites: byID("rel-sites"), pick: byID("rel-pick"), tree: byID("rel-tree"), views: byID("views")}
+	on(r.pick.Underlying(), "change", func(js.Value) { redraw() })
+	return r
 }
 
 // update draws the relations of world w after its first n events, whose
 // state is v, or hides the box.
 func (r *relView) update(w *replay.Replay, v *replay.View, n int) {
 	if w != r.world {
-		r.world, r.history = w, nil
+		r.world, r.history, r.orders = w, nil, nil
+		if w != nil {
+			r.history = phases.Read(w)
+			if o, ok := omtree.Read(w); ok {
+				r.orders = o
+				r.fillPick()
+			}
+		}
 	}
-	if w != nil && r.history == nil {
-		r.history = phases.Read(w)
+	if r.orders != nil {
+		r.open(true, "Byzantine generals")
+		r.drawTree(v, n)
+		return
 	}
 	if w != nil {
 		if p, ok := phases.At(w, v, r.history, n); ok {
@@ -82,16 +100,107 @@ func (r *relView) open(on bool, title string) {
 	} else {
 		r.views.Class().Remove("with-rel")
 	}
+	show(r.pick, on && title == "Byzantine generals")
+	show(r.tree, on && title == "Byzantine generals")
 	// an SVG element has no hidden property: the attribute hides it
-	if on && title != "Atomic commit" {
+	if on && title == "Wait-for graph" {
 		r.svg.RemoveAttribute("hidden")
 	} else {
 		r.svg.SetAttribute("hidden", "")
 	}
 	show(r.table, on && title == "Atomic commit")
-	if !on || title == "Atomic commit" {
+	if !on || title != "Wait-for graph" {
 		show(r.sites, false)
 	}
+}
+
+// fillPick offers the lieutenants of the world's orders, the first chosen.
+func (r *relView) fillPick() {
+	empty(r.pick)
+	for _, l := range r.orders.Lieutenants() {
+		o := el("option", "", "lieutenant P"+itoa(l))
+		o.SetAttribute("value", itoa(l))
+		r.pick.AppendChild(o)
+	}
+}
+
+// drawTree draws the chosen lieutenant's OM(m) tree after the first n
+// events, whose state is v: each order it received, by the path of its
+// relays, folding into majorities up to its decision; traitors marked.
+func (r *relView) drawTree(v *replay.View, n int) {
+	l, _ := strconv.Atoi(value(r.pick))
+	tr := r.orders.At(l, n)
+	traitor := func(id int) bool {
+		for p, pid := range r.world.Nodes {
+			if pid == id {
+				got, _ := v.Get(p, "traitor")
+				return got == "true"
+			}
+		}
+		return false
+	}
+	empty(r.tree)
+	var add func(parent dom.Element, nd *omtree.Node)
+	add = func(parent dom.Element, nd *omtree.Node) {
+		li := el("li", "", "")
+		route := ""
+		for _, id := range nd.Path {
+			route += "P" + itoa(id) + " → "
+		}
+		got := "nothing yet (" + order(omtree.Retreat) + " by default)"
+		if nd.Arrived {
+			got = order(nd.Received)
+		}
+		li.AppendChild(el("span", "route", route+"P"+itoa(l)+": "))
+		li.AppendChild(el("span", "value", got))
+		if sender := nd.Path[len(nd.Path)-1]; traitor(sender) {
+			li.Class().Add("traitor")
+			li.AppendChild(el("span", "mark", " P"+itoa(sender)+" is a traitor"))
+		}
+		if len(nd.Children) > 0 {
+			li.AppendChild(el("span", "fold", " ⇒ majority "+order(nd.Result)))
+			ul := el("ul", "", "")
+			for _, c := range nd.Children {
+				add(ul, c)
+			}
+			li.AppendChild(ul)
+		}
+		parent.AppendChild(li)
+	}
+	ul := el("ul", "omtree", "")
+	add(ul, tr.Root)
+	r.tree.AppendChild(ul)
+	r.tree.SetAttribute("data-result", itoa(tr.Root.Result))
+	r.title.SetTextContent("OM(" + itoa(tr.M) + "): the orders a lieutenant received")
+	var parts []string
+	for _, id := range r.orders.Lieutenants() {
+		for p, pid := range r.world.Nodes {
+			if pid != id {
+				continue
+			}
+			if traitor(id) {
+				parts = append(parts, "P"+itoa(id)+" traitor")
+			} else if d, ok := v.Get(p, "decision"); ok {
+				k, _ := strconv.Atoi(d)
+				parts = append(parts, "P"+itoa(id)+" "+order(k))
+			} else {
+				parts = append(parts, "P"+itoa(id)+" undecided")
+			}
+		}
+	}
+	r.caption.RemoveAttribute("data-cycle")
+	r.caption.SetTextContent("Decisions: " + strings.Join(parts, ", "))
+}
+
+// order names a general's order: 1 attack, 0 retreat.
+func order(v int) string {
+	switch v {
+	case 1:
+		return "attack"
+	case 0:
+		return "retreat"
+	}
+	return itoa(v)
 }
 
 // drawPhases fills the table of the commit protocol's sites.
