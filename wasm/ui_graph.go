@@ -158,7 +158,11 @@ func (r *relView) drawTree(v *replay.View, n int) {
 			li.AppendChild(el("span", "mark", " P"+itoa(sender)+" is a traitor"))
 		}
 		if len(nd.Children) > 0 {
-			li.AppendChild(el("span", "fold", " ⇒ majority "+order(nd.Result)))
+			of := []string{order(nd.Received)}
+			for _, c := range nd.Children {
+				of = append(of, order(c.Result))
+			}
+			li.AppendChild(el("span", "fold", " ⇒ majority("+strings.Join(of, ", ")+") = "+order(nd.Result)))
 			ul := el("ul", "", "")
 			for _, c := range nd.Children {
 				add(ul, c)
