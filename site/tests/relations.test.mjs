@@ -104,3 +104,30 @@ test("two-phase commit: the phases, the stable logs, and the sites blocked while
     "P3 | abort | ready | <ready T1> <abort T1>",
   ]);
 });
+
+test("OM(1): a lieutenant's tree of orders folds into its decision; the traitor is marked", async (t) => {
+  const page = await pg.open(t, { viewport: { width: 1440, height: 900 } });
+  await runExample(page, "agreement/om-traitor-lieutenant.lua");
+  const tree = () => page.evaluate(() => ({
+    title: document.querySelector("#rel-title").textContent,
+    lines: [...document.querySelectorAll("#rel-tree li")].map((li) => li.firstChild.textContent + li.children[1].textContent),
+    folds: [...document.querySelectorAll("#rel-tree .fold")].map((f) => f.textContent),
+    traitors: [...document.querySelectorAll("#rel-tree li.traitor")].length,
+    caption: document.querySelector("#rel-caption").textContent,
+  }));
+  let r = await tree();
+  t.diagnostic(JSON.stringify(r));
+  assert.equal(r.title, "OM(1): the orders a lieutenant received");
+  assert.deepEqual(r.lines, ["P1 → P2: attack", "P1 → P3 → P2: retreat", "P1 → P4 → P2: attack"]);
+  assert.deepEqual(r.folds, [" ⇒ majority(attack, retreat, attack) = attack"]);
+  assert.equal(r.traitors, 1);
+  assert.equal(r.caption, "Decisions: P2 attack, P3 traitor, P4 attack");
+  await page.screenshot({ path: artifact("relations-om.png") });
+  // lieutenant P4's tree, and the orders before the relays arrive
+  await page.selectOption("#rel-pick", "4");
+  r = await tree();
+  assert.deepEqual(r.lines, ["P1 → P4: attack", "P1 → P2 → P4: attack", "P1 → P3 → P4: retreat"]);
+  await scrubTo(page, 0);
+  r = await tree();
+  assert.match(r.lines[1], /nothing yet \(retreat by default\)/);
+});
