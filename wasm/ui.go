@@ -158,7 +158,7 @@ func startUI() {
 	a.diagram = newDiagramView(a, a.el.diagramBox)
 	a.log = newLogView(a, byID("log"), byID("log-scroll"), byID("log-filters"))
 	a.chart = newChartView(a)
-	a.rel = newRelView()
+	a.rel = newRelView(func() { a.refresh() })
 	a.eng = NewEngine(EngineHandlers{Ready: a.onEngineReady, Progress: a.onProgress, Result: a.onResult})
 	a.loadExamples()
 	a.startEditor()
@@ -1031,7 +1031,7 @@ func (a *app) install(r *replay.Replay, dia *spacetime.Diagram) {
 		}
 	}
 	a.topo.reset()
-	a.rel.update(&replay.View{}) // hidden until the cursor shows the new world
+	a.rel.update(nil, &replay.View{}, 0) // hidden until the cursor shows the new world
 	a.diagram.reset()
 	a.el.diagramBox.RemoveAttribute("data-note")
 	a.log.clear()
@@ -1133,7 +1133,7 @@ func (a *app) refresh() {
 	}
 	a.el.summary.SetTextContent(sum)
 	a.topo.update(v)
-	a.rel.update(v)
+	a.rel.update(a.r, v, a.cursor)
 	a.chart.moveCursor(a.viewT)
 	a.renderState(v)
 	a.diagram.dirty()

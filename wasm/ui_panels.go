@@ -34,6 +34,7 @@ func display(v string) string {
 var classLabels = map[replay.Class]string{
 	replay.Crashed: "crashed", replay.InCS: "in CS", replay.Token: "holds the token",
 	replay.Leader: "leader", replay.Candidate: "candidate", replay.Waiting: "waiting",
+	replay.Running: "runs a transaction",
 }
 
 // summary is one line about the run at the cursor: who leads, who is in

@@ -1,8 +1,10 @@
 // Package graph draws up the relation graphs the playground shows beside
 // the topology, from the state at the cursor: the global wait-for graph of
 // a transaction world, computed from every site's lock table (the locks
-// key of the transaction model) as the deadlock checkers compute it, with
-// a cycle marked when there is one.
+// key of the transaction model) with the edges the deadlock checkers use,
+// and, where the fully distributed detector runs, each site's augmented
+// local graph with its node P_ex as the site publishes it. A cycle is
+// marked when there is one.
 //
 // It is plain Go, tested natively; the page turns a Graph into SVG.
 package graph
@@ -13,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"dsim/core/algo/deadlock"
+	"dsim/core/algo/txn"
 	"dsim/core/trace"
 	"dsim/wasm/replay"
 )
@@ -27,12 +31,13 @@ type Node struct {
 // Edge is an arc between nodes, by index in Graph.Nodes.
 type Edge struct {
 	From, To int
-	Label    string // what it is for: the item waited for
+	Label    string // what it is for: the items waited for
 	Cycle    bool   // on the cycle found
 }
 
 // Graph is what one view draws.
 type Graph struct {
+	Title string // the site's name for an augmented graph
 	Nodes []Node
 	Edges []Edge
 	// Cycle is the labels of the nodes of the cycle found, in order,
@@ -40,154 +45,107 @@ type Graph struct {
 	Cycle []string
 }
 
-// Wait is one arc of a wait-for graph: transaction T waits for U because
-// of item.
-type Wait struct{ T, U, Item int }
-
-// Waits derives the wait-for arcs of one site's lock table, given as the
-// transaction model's locks value: triples [item, T, mode], mode 1 or 2
-// for a holder of a shared or exclusive lock, -1 or -2 for a waiter, the
-// holders of an item before its waiters, waiters in queue order. A waiter
-// waits for every holder of the item in a conflicting mode and for every
-// waiter ahead of it in a conflicting mode (the queue is first come, first
-// served); two shared modes do not conflict.
-func Waits(locks []int) []Wait {
-	var out []Wait
-	for lo := 0; lo+2 < len(locks); {
-		hi := lo
-		for hi+2 < len(locks) && locks[hi] == locks[lo] {
-			hi += 3
-		}
-		for w := lo; w < hi; w += 3 {
-			if locks[w+2] > 0 {
-				continue
-			}
-			for a := lo; a < w; a += 3 {
-				if locks[a+1] != locks[w+1] && (locks[a+2] == 2 || locks[a+2] == -2 || locks[w+2] == -2) {
-					out = append(out, Wait{locks[w+1], locks[a+1], locks[lo]})
-				}
-			}
-		}
-		lo = hi
+// ints reads process position p's value of key at view v.
+func ints(v *replay.View, p int, key string) ([]int, bool) {
+	text, has := v.Get(p, key)
+	if !has {
+		return nil, false
 	}
-	return out
+	x, _ := trace.IntsOf(trace.Raw(text))
+	return x, true
 }
 
-// Cycle finds a cycle among the arcs, as the transactions on it in order,
-// nil when there is none. The search starts from the smallest id and
-// follows arcs in the order given, so the same graph gives the same cycle.
-func Cycle(arcs []Wait) []int {
-	next := map[int][]int{}
-	var ids []int
-	for _, a := range arcs {
-		if next[a.T] == nil && !slices.Contains(ids, a.T) {
-			ids = append(ids, a.T)
-		}
-		next[a.T] = append(next[a.T], a.U)
-	}
-	slices.Sort(ids)
-	const (
-		fresh = iota
-		onPath
-		done
-	)
-	color := map[int]int{}
-	var path []int
-	var visit func(t int) []int
-	visit = func(t int) []int {
-		color[t] = onPath
-		path = append(path, t)
-		for _, u := range next[t] {
-			switch color[u] {
-			case onPath:
-				return slices.Clone(path[slices.Index(path, u):])
-			case fresh:
-				if c := visit(u); c != nil {
-					return c
-				}
-			}
-		}
-		color[t] = done
-		path = path[:len(path)-1]
-		return nil
-	}
-	for _, t := range ids {
-		if color[t] == fresh {
-			if c := visit(t); c != nil {
-				return c
-			}
-		}
-	}
-	return nil
-}
-
-// KeyLocks is the transaction model's state key of a site's lock table.
-const KeyLocks = "locks"
-
-// WaitFor is the global wait-for graph at view v: the union of the arcs of
-// every live site's lock table, one arc per pair of transactions labelled
-// with the items, the transactions on a circle, a cycle marked. ok is
-// false when no site of the world has a lock table (no transaction world).
+// WaitFor is the global wait-for graph at view v: the union of the edges
+// of every live site's lock table, one arc per pair of transactions
+// labelled with the items, a cycle marked. ok is false when no site of the
+// world has a lock table (no transaction world).
 func WaitFor(v *replay.View) (g Graph, ok bool) {
-	var arcs []Wait
+	var blocks []txn.Block
 	var ids []int
 	for p := range v.State {
-		text, has := v.Get(p, KeyLocks)
+		locks, has := ints(v, p, txn.KeyLocks)
 		if !has {
 			continue
 		}
 		ok = true
-		locks, _ := trace.IntsOf(trace.Raw(text))
 		for i := 1; i < len(locks); i += 3 {
-			if !slices.Contains(ids, locks[i]) {
-				ids = append(ids, locks[i])
-			}
+			ids = append(ids, locks[i])
 		}
-		arcs = append(arcs, Waits(locks)...)
+		blocks = append(blocks, txn.Blocks(locks)...)
 	}
-	slices.Sort(ids)
+	items := map[deadlock.Edge][]string{}
+	var edges []deadlock.Edge
+	for _, b := range blocks {
+		if items[b.Edge] == nil {
+			edges = append(edges, b.Edge)
+		}
+		if name := txn.ItemName(b.Item); !slices.Contains(items[b.Edge], name) {
+			items[b.Edge] = append(items[b.Edge], name)
+		}
+	}
+	g = build(ids, edges, func(e deadlock.Edge) string { return strings.Join(items[e], ", ") })
+	return g, ok
+}
+
+// Augmented are the augmented local wait-for graphs the sites of view v
+// publish (the fully distributed detector's), by site, P_ex among their
+// nodes; none in other worlds.
+func Augmented(v *replay.View, ids []int) []Graph {
+	var out []Graph
+	for p := range v.State {
+		pairs, has := ints(v, p, deadlock.KeyAugmented)
+		if !has {
+			continue
+		}
+		var edges []deadlock.Edge
+		nodes := []int{deadlock.Ex}
+		for i := 0; i+1 < len(pairs); i += 2 {
+			edges = append(edges, deadlock.Edge{From: pairs[i], To: pairs[i+1]})
+			nodes = append(nodes, pairs[i], pairs[i+1])
+		}
+		g := build(nodes, edges, func(deadlock.Edge) string { return "" })
+		g.Title = "S" + strconv.Itoa(ids[p])
+		out = append(out, g)
+	}
+	return out
+}
+
+// build lays out the nodes ids (duplicates allowed) on a circle, in
+// increasing id, and the edges between them, and marks a cycle: one
+// without P_ex first, a deadlock, else one through it.
+func build(ids []int, edges []deadlock.Edge, label func(deadlock.Edge) string) (g Graph) {
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
 	index := make(map[int]int, len(ids))
 	for i, t := range ids {
 		index[t] = i
 		a := 2 * math.Pi * float64(i) / float64(len(ids))
-		g.Nodes = append(g.Nodes, Node{ID: t, Label: "T" + strconv.Itoa(t), X: 0.5 + 0.38*math.Sin(a), Y: 0.5 - 0.38*math.Cos(a)})
+		g.Nodes = append(g.Nodes, Node{ID: t, Label: Name(t), X: 0.5 + 0.38*math.Sin(a), Y: 0.5 - 0.38*math.Cos(a)})
 	}
-	cycle := Cycle(arcs)
-	on := func(t, u int) bool {
+	cycle := deadlock.Cycle(edges, func(t int) bool { return t == deadlock.Ex })
+	if cycle == nil {
+		cycle = deadlock.Cycle(edges, nil)
+	}
+	on := func(e deadlock.Edge) bool {
 		for i, c := range cycle {
-			if c == t && cycle[(i+1)%len(cycle)] == u {
+			if c == e.From && cycle[(i+1)%len(cycle)] == e.To {
 				return true
 			}
 		}
 		return false
 	}
-	items := map[[2]int][]string{} // the items of an arc, by its ends
-	for _, a := range arcs {
-		from, to, item := index[a.T], index[a.U], ItemName(a.Item)
-		end := [2]int{from, to}
-		if items[end] == nil {
-			g.Edges = append(g.Edges, Edge{From: from, To: to, Cycle: on(a.T, a.U)})
-		}
-		if !slices.Contains(items[end], item) {
-			items[end] = append(items[end], item)
-		}
-	}
-	for i := range g.Edges {
-		e := &g.Edges[i]
-		e.Label = strings.Join(items[[2]int{e.From, e.To}], ", ")
+	for _, e := range edges {
+		g.Edges = append(g.Edges, Edge{From: index[e.From], To: index[e.To], Label: label(e), Cycle: on(e)})
 	}
 	for _, t := range cycle {
-		g.Cycle = append(g.Cycle, "T"+strconv.Itoa(t))
+		g.Cycle = append(g.Cycle, Name(t))
 	}
-	return g, ok
+	return g
 }
 
-// ItemName is the name of a data item of the transaction model from its
-// code: its letter (A=0 ... Z=25) and, past Z, its number (26 is A1).
-func ItemName(code int) string {
-	name := string(rune('A' + code%26))
-	if code >= 26 {
-		name += strconv.Itoa(code / 26)
+// Name is how a node is labelled: Tn, or P_ex.
+func Name(t int) string {
+	if t == deadlock.Ex {
+		return "Pex"
 	}
-	return name
+	return "T" + strconv.Itoa(t)
 }

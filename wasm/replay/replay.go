@@ -16,6 +16,7 @@ import (
 
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
+	"dsim/core/algo/txn"
 	"dsim/core/trace"
 	"dsim/wasm/internal/passes"
 )
@@ -31,6 +32,7 @@ const (
 	Leader    Class = "leader"
 	Candidate Class = "candidate"
 	Waiting   Class = "waiting"
+	Running   Class = "running" // runs a transaction it began (the transaction model)
 )
 
 // KV is one observable state entry; Value is its JSON text.
@@ -514,6 +516,18 @@ func (v *View) Class(p int) Class {
 	for _, c := range classes {
 		if got, ok := v.Get(p, c.key); ok && got == c.value {
 			return c.class
+		}
+	}
+	// A transaction's home site shows its transaction's status, as the
+	// last change of its txn key gives it: [T, status, ts].
+	if got, ok := v.Get(p, txn.KeyTxn); ok {
+		if s, ok := trace.IntsOf(trace.Raw(got)); ok && len(s) == 3 {
+			switch s[1] {
+			case txn.Running:
+				return Running
+			case txn.Waiting:
+				return Waiting
+			}
 		}
 	}
 	return None

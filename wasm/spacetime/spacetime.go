@@ -111,9 +111,9 @@ var MarkNames = [NumMarks]string{"crash", "recover", "timer", "state", "log", "d
 // drawn as a bar along the lifeline while the process has it; the class
 // names are the CSS classes of the bars, the topology's colours. The first
 // is being in the critical section, whose overlaps New finds.
-var Lanes = []replay.Class{replay.InCS, replay.Token, replay.Leader, replay.Candidate, replay.Waiting, replay.Crashed}
+var Lanes = []replay.Class{replay.InCS, replay.Token, replay.Leader, replay.Candidate, replay.Waiting, replay.Running, replay.Crashed}
 
-const NumLanes = 6 // len(Lanes)
+const NumLanes = 7 // len(Lanes)
 
 // interval is a stretch of time a process spends in one lane.
 type interval struct {

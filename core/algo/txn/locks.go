@@ -264,19 +264,33 @@ type Edge struct{ From, To int }
 // are listed once, in the order found.
 func WaitsFor(locks []int) []Edge {
 	var out []Edge
-	add := func(e Edge) {
-		if e.From != e.To && !slices.Contains(out, e) {
-			out = append(out, e)
+	for _, w := range Blocks(locks) {
+		if !slices.Contains(out, w.Edge) {
+			out = append(out, w.Edge)
 		}
 	}
+	return out
+}
+
+// Block is a wait-for edge and the item it is for.
+type Block struct {
+	Edge
+	Item int
+}
+
+// Blocks is WaitsFor with the item of each edge: an edge is listed once
+// per item it is for.
+func Blocks(locks []int) []Block {
+	var out []Block
 	for i := 0; i+2 < len(locks); i += 3 {
 		item, t, mode := locks[i], locks[i+1], locks[i+2]
 		if mode >= 0 {
 			continue
 		}
 		for j := 0; j+2 < len(locks) && j < i; j += 3 {
-			if locks[j] == item && !Compatible(Mode(abs(locks[j+2])), Mode(-mode)) {
-				add(Edge{t, locks[j+1]})
+			w := Block{Edge{t, locks[j+1]}, item}
+			if locks[j] == item && w.From != w.To && !Compatible(Mode(abs(locks[j+2])), Mode(-mode)) && !slices.Contains(out, w) {
+				out = append(out, w)
 			}
 		}
 	}
