@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"dsim/core/algo"
+	"dsim/core/algo/agreement"
 	"dsim/core/algo/clock"
 	"dsim/core/algo/election"
 	"dsim/core/algo/mutex"
@@ -62,6 +63,8 @@ var checkers = []Checker{
 	{order.FIFO, []string{order.KeyDelivered}, (*Monitor).orderFIFO, func(m *Monitor) uint64 { return m.order.first(&m.order.fifo).seq }},
 	{order.Causal, []string{order.KeyMulticasts, order.KeyDelivered}, (*Monitor).orderCausal, func(m *Monitor) uint64 { return m.order.first(&m.order.causal).seq }},
 	{order.Total, []string{order.KeyDelivered}, (*Monitor).orderTotal, func(m *Monitor) uint64 { return m.order.first(&m.order.total).seq }},
+	{agreement.IC1, agreementKeys, (*Monitor).ic1, nil},
+	{agreement.IC2, agreementKeys, (*Monitor).ic2, nil},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -97,6 +100,7 @@ type Monitor struct {
 	phys     physState
 	snap     snapState
 	order    orderState
+	generals agreementState
 }
 
 var snapshotKeys = []string{snapshot.KeyBalance, snapshot.KeyRecorded, snapshot.KeyChannel}
@@ -111,6 +115,7 @@ func New() *Monitor {
 		phys:     physState{byID: map[int]*physProc{}, refs: map[string]*physRef{}},
 		snap:     snapState{procs: map[int]*snapProc{}, sent: map[uint64]snapSent{}, snaps: map[int]*snapRec{}},
 		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
+		generals: agreementState{procs: map[int]*general{}},
 	}
 }
 
@@ -123,6 +128,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.phys.observe(e)
 	m.snap.observe(e)
 	m.order.observe(e)
+	m.generals.observe(e)
 }
 
 // Verdict is the outcome of one property.

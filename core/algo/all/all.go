@@ -3,6 +3,9 @@
 package all
 
 import (
+	_ "dsim/core/algo/agreement/om"
+	_ "dsim/core/algo/agreement/sm"
+	_ "dsim/core/algo/agreement/twogenerals"
 	_ "dsim/core/algo/clock/berkeley"
 	_ "dsim/core/algo/clock/cristian"
 	_ "dsim/core/algo/clock/lamport"
