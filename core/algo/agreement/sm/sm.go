@@ -68,7 +68,7 @@ func (p *node) Start(ctx proc.Context) {
 	}
 	if ctx.Self() == p.Commander {
 		// (1) The commander signs and sends his value.
-		p.send(ctx, p.Order, []int{int(ctx.Self())})
+		p.send(ctx, p.Order, nil)
 		return
 	}
 	p.running = true

@@ -39,7 +39,7 @@ Where the text is silent: both generals know the deadline (config attack) by whi
 		},
 		State:       []algo.StateKey{{Key: agreement.KeyDecision, Doc: "set at the attack time: 1 the general attacks, 0 it does not"}},
 		Messages:    []proc.Message{Messenger{}},
-		Assumptions: algo.Assumptions{Loss: true},
+		Assumptions: algo.Assumptions{Loss: true, Partitions: true},
 		New: func(v algo.Values) (proc.Factory, error) {
 			k, at := v.Int("rounds"), v.Int("attack")
 			return func(proc.NodeID) proc.Node { return &node{rounds: k, attack: at} }, nil
