@@ -157,7 +157,7 @@ func judgeAll(t *testing.T, now int64, cases []verdictCase) {
 
 func TestUnknownProperty(t *testing.T) {
 	_, err := New().Check("election.fairness", 0)
-	if err == nil || !strings.Contains(err.Error(), `no checker for "election.fairness" (known: election.agreement, election.highest, election.one_leader, mutex.safety, mutex.liveness, mutex.ordering, clock.lamport, clock.vector, clock.skew, clock.accuracy, clock.monotonic, snapshot.consistent, snapshot.conserved, order.fifo, order.causal, order.total)`) {
+	if err == nil || !strings.Contains(err.Error(), `no checker for "election.fairness" (known: election.agreement, election.highest, election.one_leader, mutex.safety, mutex.liveness, mutex.ordering, clock.lamport, clock.vector, clock.skew, clock.accuracy, clock.monotonic, snapshot.consistent, snapshot.conserved, order.fifo, order.causal, order.total, agreement.ic1, agreement.ic2)`) {
 		t.Errorf("got %v", err)
 	}
 	if Known("election.fairness") || !Known("mutex.liveness") || !Known("election.one_leader") {

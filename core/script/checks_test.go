@@ -113,7 +113,7 @@ print(a:check("mutex.safety"))`)
 	}
 	for _, tc := range []struct{ src, err string }{
 		{`sim.world{algorithm="mutex.test", n=2, checks={"mutex.fairness"}}`,
-			`t.lua:1: sim.world: checks: no checker for "mutex.fairness" (known: election.agreement, election.highest, election.one_leader, mutex.safety, mutex.liveness, mutex.ordering, clock.lamport, clock.vector, clock.skew, clock.accuracy, clock.monotonic, snapshot.consistent, snapshot.conserved, order.fifo, order.causal, order.total)`},
+			`t.lua:1: sim.world: checks: no checker for "mutex.fairness" (known: election.agreement, election.highest, election.one_leader, mutex.safety, mutex.liveness, mutex.ordering, clock.lamport, clock.vector, clock.skew, clock.accuracy, clock.monotonic, snapshot.consistent, snapshot.conserved, order.fifo, order.causal, order.total, agreement.ic1, agreement.ic2)`},
 		{`sim.world{algorithm="mutex.test", n=2, checks={"election.agreement"}}`,
 			`t.lua:1: sim.world: checks: "election.agreement" does not apply to mutex.test, which declares mutex.safety, mutex.liveness, mutex.ordering`},
 		{`sim.world{algorithm="test.echo", n=2, checks={"mutex.safety"}}`,

@@ -71,7 +71,7 @@ func Params(maxM int) []algo.Param {
 		{Name: "m", Type: algo.Int, Default: 1, Doc: "the number of traitors the algorithm tolerates: OM(m), SM(m)", Min: 0, Max: float64(maxM)},
 		{Name: "commander", Type: algo.Int, Default: 0, Doc: "the commander's id (0: the first process)"},
 		{Name: "order", Type: algo.Int, Default: Attack, Doc: "the commander's order: 1 attack, 0 retreat", Min: 0, Max: 1},
-		{Name: "round", Type: algo.Int, Default: 10, Doc: "ticks per synchronous round: a message that has not arrived by the end of its round is missing, and counts as the default, retreat", Min: 1, Max: 1e6},
+		{Name: "round", Type: algo.Int, Default: 50, Doc: "ticks per synchronous round: a message that has not arrived by the end of its round is missing, and counts as the default, retreat", Min: 1, Max: 1e6},
 		{Name: "traitors", Type: algo.Str, Default: "", Doc: `the traitors' ids, e.g. "3" or "1,3" ("": none)`},
 		{Name: "lie", Type: algo.Str, Default: Flip, Doc: `how traitors lie: "flip" sends the opposite of what a loyal general would; "split" sends it to the first half of the receivers of each message (rounded up, in ring order) and the opposite to the rest; "mask" makes the k-th message a traitor sends (from 0) carry bit k of lies; "silent" sends nothing`},
 		{Name: "lies", Type: algo.Int, Default: 0, Doc: `with lie "mask": bit k is the value of the k-th message each traitor sends`, Min: 0, Max: 1 << 53},
@@ -120,22 +120,21 @@ func ParseIDs(s string) ([]proc.NodeID, error) {
 	return ids, nil
 }
 
-// General is what a general knows once started: who commands, who the
-// lieutenants are, and whether it is a traitor; and, for a traitor, how
-// many messages it has sent (the mask's k).
+// General is what a general knows once started: who commands and whether
+// it is a traitor; and, for a traitor, how many messages it has sent (the
+// mask's k).
 type General struct {
 	Config
-	Commander   proc.NodeID
-	Lieutenants []proc.NodeID // ring order
-	Traitor     bool
-	sent        uint
+	Commander proc.NodeID
+	Traitor   bool
+	sent      uint
 }
 
 // Start resolves the commander and publishes traitor, and order at the
 // commander. It reports false, with a log line, when the configured
 // commander is no process: then nobody does anything.
 func (g *General) Start(ctx proc.Context) bool {
-	g.sent, g.Lieutenants = 0, nil
+	g.sent = 0
 	g.Commander = g.commander
 	if g.Commander == 0 {
 		g.Commander = ctx.Self()
@@ -146,11 +145,6 @@ func (g *General) Start(ctx proc.Context) bool {
 	if !ctx.IsProcess(g.Commander) {
 		ctx.Log("commander %d is no process: nothing to do", g.Commander)
 		return false
-	}
-	for i := range ctx.N() {
-		if id := ctx.Neighbor(i - ctx.Index()); id != g.Commander {
-			g.Lieutenants = append(g.Lieutenants, id)
-		}
 	}
 	g.Traitor = g.IsTraitor(ctx.Self())
 	ctx.Set(KeyTraitor, g.Traitor)
@@ -198,12 +192,13 @@ func Not(v int) int {
 	return Attack
 }
 
-// Others lists the lieutenants other than self and those in path, in ring
-// order: the receivers of a relay.
-func (g *General) Others(self proc.NodeID, path []int) []proc.NodeID {
+// Others lists the lieutenants other than this one and those in path, in
+// ring order from the first process: the receivers of a message along
+// path.
+func (g *General) Others(ctx proc.Context, path []int) []proc.NodeID {
 	var out []proc.NodeID
-	for _, id := range g.Lieutenants {
-		if id != self && !slices.Contains(path, int(id)) {
+	for i := range ctx.N() {
+		if id := ctx.Neighbor(i - ctx.Index()); id != g.Commander && id != ctx.Self() && !slices.Contains(path, int(id)) {
 			out = append(out, id)
 		}
 	}

@@ -4,10 +4,10 @@
 -- "Distributed Coordination", section "Reaching Agreement".
 --
 -- P1 commands P2, P3 and P4 (the paper's lieutenants 1, 2 and 3) and orders 1, attack; P4 is the
--- traitor. Round 1 (t=0): P1 sends its value to the three lieutenants. Round 2 (t=10): each
+-- traitor. Round 1 (t=0): P1 sends its value to the three lieutenants. Round 2 (t=50): each
 -- lieutenant, as the commander of OM(0), passes the value it received on to the two others; the
 -- traitor splits (lie "split"): it passes attack to P2 and retreat to P3, the paper's x and y.
--- At t=20 each loyal lieutenant takes the majority of the three values it holds: P2 holds
+-- At t=100 each loyal lieutenant takes the majority of the three values it holds: P2 holds
 -- (1 from P1, 1 from P3, 1 from P4) and P3 holds (1 from P1, 1 from P2, 0 from P4): both decide
 -- attack. 3 + 3*2 = 9 messages; IC1 and IC2 hold.
 

@@ -61,14 +61,10 @@ Where the text is silent: the commander is the first process unless config comma
 			}
 			return func(proc.NodeID) proc.Node { return &node{General: agreement.General{Config: c}} }, nil
 		},
-		// Measured with m = 1: a lieutenant's tree of n-1 values, its
-		// share of the (n-1)^2 messages; beyond MaxMessages nothing runs.
-		Memory: algo.Memory{Boot: func(n int) uint64 {
-			if Messages(n, 1) > MaxMessages {
-				return 400
-			}
-			return 400 + 200*uint64(n)
-		}, BootEvents: 4},
+		// Measured with m = 1 and the default round: the boot is the
+		// commander's first messages; then every lieutenant keeps a tree
+		// of n-1 values and relays n-2 messages.
+		Memory: algo.Memory{Boot: algo.Bytes(500), Load: algo.PerPeer(0, 200), BootEvents: 3},
 	})
 }
 
@@ -102,7 +98,7 @@ func (p *node) Start(ctx proc.Context) {
 	}
 	if ctx.Self() == p.Commander {
 		// Step (1): the commander sends his value to every lieutenant.
-		p.send(ctx, []int{int(ctx.Self())}, p.Order, p.Lieutenants)
+		p.send(ctx, []int{int(ctx.Self())}, p.Order, p.Others(ctx, nil))
 		return
 	}
 	p.root = &vertex{path: []int{int(p.Commander)}}
@@ -175,7 +171,7 @@ func (p *node) Timer(ctx proc.Context, tag string) {
 		if !v.got {
 			ctx.Log("no ORDER along %v: RETREAT", v.path)
 		}
-		to := p.Others(self, v.path)
+		to := p.Others(ctx, v.path)
 		relay := append(v.path[:len(v.path):len(v.path)], int(self))
 		p.send(ctx, relay, v.value, to)
 		for _, id := range to {

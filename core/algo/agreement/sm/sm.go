@@ -26,7 +26,7 @@ func (Signed) Kind() string { return "SIGNED" }
 // KeyV is the key of the set V of orders a lieutenant has received.
 const KeyV = "orders"
 
-const timerDecide = "decide"
+const timerRound = "round"
 
 func init() {
 	algo.Register(algo.Spec{
@@ -34,7 +34,7 @@ func init() {
 		Summary: "Lamport, Shostak and Pease's signed messages SM(m): orders carry a chain of signatures, every lieutenant decides choice(V) of the orders it saw; IC1 and IC2 hold for any n with at most m traitors",
 		Description: `Lamport, Shostak and Pease, "The Byzantine Generals Problem" (1982), section 4 "A Solution with Signed Messages"; Silberschatz, Galvin and Gagne, "Operating System Concepts", chapter "Distributed Coordination", section "Reaching Agreement".
 Algorithm SM(m). Initially V_i is empty. (1) The commander signs and sends his value to every lieutenant. (2) For each i: (A) if lieutenant i receives a message of the form v:0 from the commander and he has not yet received any order, then he lets V_i equal {v} and sends the message v:0:i to every other lieutenant; (B) if lieutenant i receives a message of the form v:0:j1:...:jk and v is not in the set V_i, then he adds v to V_i and, if k < m, sends the message v:0:j1:...:jk:i to every lieutenant other than j1, ..., jk. (3) For each i: when lieutenant i will receive no more messages, he obeys the order choice(V_i): the single element of V_i, else (none, or both) the default RETREAT.
-A SIGNED message carries the value and its signers, the commander first; the lieutenant publishes its set V (key orders) as it grows, and its decision. The rounds are synchronous: a chain of k+1 signatures arrives within k+1 rounds of config round ticks, so a lieutenant decides at the end of round m+1 (it will receive no more messages: the paper's step (3)) and ignores what comes later.
+A SIGNED message carries the value and its signers, the commander first; the lieutenant publishes its set V (key orders) as it grows, and its decision. The rounds are synchronous, of config round ticks: the commander signs in round 1, and a lieutenant passes the new orders of a round on at its end, so an order with k+1 signatures arrives in round k+1 and a lieutenant decides at the end of round m+1 (it will receive no more messages: the paper's step (3)), ignoring what comes later.
 Signatures: the kernel has no cryptography, so a signature is the signer's id in the list, and the algorithm keeps the paper's assumption A4 itself: a loyal general's signature cannot be forged. A traitor lies by config lie as under OM(m) (flip, split, mask, silent), but only in what it signs itself: it never drops or alters the signers ahead of it, and it may change the value only when every signer ahead of it is a traitor (traitors collude and know each other's keys); where its lie would change a value a loyal general signed, it sends nothing instead, which is all a traitor can do to it. So SM(m) holds IC1 and IC2 with at most m traitors for any number of generals (the paper's theorem 2): with n = 3 where OM(1) fails.
 Where the text is silent: the commander is the first process unless config commander names another; a message whose signers do not start with the commander, repeat one, include the receiver or number more than m+1 is ignored, as is one from another process than its last signer.`,
 		Topology:    "complete",
@@ -50,19 +50,23 @@ Where the text is silent: the commander is the first process unless config comma
 			}
 			return func(proc.NodeID) proc.Node { return &node{General: agreement.General{Config: c}} }, nil
 		},
-		// Each lieutenant relays each of at most two values once.
-		Memory: algo.Memory{Boot: algo.PerPeer(400, 200), BootEvents: 4},
+		// Measured with m = 1 and the default round: the boot is the
+		// commander's first messages; then each lieutenant relays each of
+		// at most two values once, n-2 messages a value.
+		Memory: algo.Memory{Boot: algo.Bytes(600), Load: algo.PerPeer(3000, 90), BootEvents: 4},
 	})
 }
 
 type node struct {
 	agreement.General
-	v       []int // V, sorted
-	running bool  // a lieutenant before its decision
+	v       []int    // V, sorted
+	relay   []Signed // the new orders of this round, to pass on at its end
+	round   int      // rounds over
+	running bool     // a lieutenant before its decision
 }
 
 func (p *node) Start(ctx proc.Context) {
-	p.v, p.running = nil, false
+	p.v, p.relay, p.round, p.running = nil, nil, 0, false
 	if !p.General.Start(ctx) {
 		return
 	}
@@ -72,7 +76,7 @@ func (p *node) Start(ctx proc.Context) {
 		return
 	}
 	p.running = true
-	ctx.SetTimer(proc.Duration(p.M+1)*p.Round, timerDecide)
+	ctx.SetTimer(p.Round, timerRound)
 }
 
 // send signs value after signers and sends it to every lieutenant not
@@ -84,7 +88,7 @@ func (p *node) send(ctx proc.Context, value int, signers []int) {
 	for _, id := range signers {
 		forgeable = forgeable && p.IsTraitor(proc.NodeID(id))
 	}
-	to := p.Others(ctx.Self(), signed)
+	to := p.Others(ctx, signed)
 	for i, id := range to {
 		v, ok := p.Lie(value, i, len(to))
 		if ok && (v == value || forgeable) {
@@ -94,7 +98,8 @@ func (p *node) send(ctx proc.Context, value int, signers []int) {
 }
 
 // Receive applies rule (2): a new value joins V and, while it bears fewer
-// than m+1 signatures, goes on with this lieutenant's.
+// than m+1 signatures, is passed on with this lieutenant's at the end of
+// the round.
 func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	s, ok := m.(Signed)
 	if !ok || !p.running {
@@ -111,13 +116,23 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 	p.v = slices.Insert(p.v, i, s.Value)
 	ctx.Set(KeyV, slices.Clone(p.v))
 	if len(s.Signers)-1 < p.M {
-		p.send(ctx, s.Value, s.Signers)
+		p.relay = append(p.relay, s)
 	}
 }
 
-// Timer is step (3): no more messages will come; obey choice(V).
+// Timer ends a round: the lieutenant passes on the round's new orders;
+// after round m+1 no more messages will come (step (3)): it obeys
+// choice(V).
 func (p *node) Timer(ctx proc.Context, tag string) {
-	if tag != timerDecide || !p.running {
+	if tag != timerRound || !p.running {
+		return
+	}
+	for _, s := range p.relay {
+		p.send(ctx, s.Value, s.Signers)
+	}
+	p.relay = nil
+	if p.round++; p.round <= p.M {
+		ctx.SetTimer(p.Round, timerRound)
 		return
 	}
 	p.running = false
