@@ -93,7 +93,9 @@ func (p *node) Start(ctx proc.Context) {
 		return
 	}
 	if total := Messages(ctx.N(), p.M); total > MaxMessages {
-		ctx.Log("OM(%d) among %d generals would send %d messages, more than %d: nothing runs", p.M, ctx.N(), total, MaxMessages)
+		if ctx.Self() == p.Commander { // one line for the world
+			ctx.Log("OM(%d) among %d generals would send %d messages, more than %d: nothing runs", p.M, ctx.N(), total, MaxMessages)
+		}
 		return
 	}
 	if ctx.Self() == p.Commander {

@@ -177,9 +177,12 @@ func TestMessages(t *testing.T) {
 	for i := range ids {
 		ids[i] = proc.NodeID(i + 1)
 	}
-	_, f := start(t, nil, 2, ids...)
-	if len(f.Timers) != 0 || len(f.Logs) != 1 || f.Logs[0] != "OM(1) among 500 generals would send 249001 messages, more than 200000: nothing runs" {
-		t.Errorf("timers %v logs %q", f.Timers, f.Logs)
+	_, f := start(t, nil, 1, ids...)
+	if len(f.Sent) != 0 || len(f.Logs) != 1 || f.Logs[0] != "OM(1) among 500 generals would send 249001 messages, more than 200000: nothing runs" {
+		t.Errorf("sent %d, logs %q", len(f.Sent), f.Logs)
+	}
+	if _, f := start(t, nil, 2, ids...); len(f.Timers) != 0 || len(f.Logs) != 0 {
+		t.Errorf("a lieutenant: timers %v logs %q", f.Timers, f.Logs)
 	}
 }
 
