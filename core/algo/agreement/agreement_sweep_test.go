@@ -14,7 +14,7 @@ import (
 // The sweep runs OM(m) for n > 3m and SM(m) for n >= m+2, with every
 // placement of m traitors among the generals (the commander among them),
 // and none, under every lie strategy (flip, split, silent, and two random
-// masks), on links of random latency within the round, and checks that
+// masks), on links of random latency within the round, FIFO or not, and checks that
 // core/check finds IC1 and IC2 hold in every run. A failure names the world.
 
 // placements lists every set of k ids among 1..n, as "1,3".
@@ -51,7 +51,7 @@ func TestSweep(t *testing.T) {
 					runs++
 					r := sim.Stream(uint64(runs), "agreement-sweep", 0)
 					cfg := map[string]any{"m": m, "traitors": traitors, "lie": lie, "lies": r.IntN(1 << 20), "order": r.IntN(2)}
-					link := sim.Link{FIFO: true, Latency: sim.Dist{Kind: sim.Uniform, A: 1, B: float64(1 + r.IntN(49))}}
+					link := sim.Link{FIFO: r.IntN(2) == 0, Latency: sim.Dist{Kind: sim.Uniform, A: 1, B: float64(1 + r.IntN(49))}}
 					w := algotest.New(t, algotest.Setup{Algo: name, IDs: algotest.IDs(n), Link: link, Config: cfg, Seed: uint64(runs)})
 					w.Run(0)
 					if err := w.Judge(agreement.IC1, agreement.IC2); err != nil {

@@ -7,6 +7,8 @@
 package om
 
 import (
+	"slices"
+
 	"dsim/core/algo"
 	"dsim/core/algo/agreement"
 	"dsim/core/proc"
@@ -132,7 +134,7 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 		return
 	}
 	for _, v := range p.level {
-		if equal(v.path, o.Path) {
+		if slices.Equal(v.path, o.Path) {
 			if v.got {
 				ctx.Log("a second ORDER along %v ignored", o.Path)
 				return
@@ -141,18 +143,6 @@ func (p *node) Receive(ctx proc.Context, from proc.NodeID, m proc.Message) {
 			return
 		}
 	}
-}
-
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Timer ends a round: the values that have not come are RETREAT (A3);
