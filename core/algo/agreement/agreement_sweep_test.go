@@ -14,8 +14,9 @@ import (
 // The sweep runs OM(m) for n > 3m and SM(m) for n >= m+2, with every
 // placement of m traitors among the generals (the commander among them),
 // and none, under every lie strategy (flip, split, silent, and two random
-// masks), on links of random latency within the round, FIFO or not, and checks that
-// core/check finds IC1 and IC2 hold in every run. A failure names the world.
+// masks), on links of random latency within the round, FIFO or not, and
+// checks that core/check finds IC1 and IC2 hold in every run. A failure
+// names the world.
 
 // placements lists every set of k ids among 1..n, as "1,3".
 func placements(n, k int) []string {
