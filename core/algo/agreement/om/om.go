@@ -23,15 +23,18 @@ type Order struct {
 
 func (Order) Kind() string { return "ORDER" }
 
-// MaxMessages bounds the messages one run of OM(m) sends, (n-1) +
-// (n-1)(n-2) + ... + (n-1)(n-2)...(n-m-1): every lieutenant keeps a tree of
-// as many values, O(n^m), so the world stays small (m = 3: n <= 23).
-const MaxMessages = 200_000
+// MaxValues bounds the values a lieutenant's tree holds, O(n^m), so that
+// the world stays small: m = 1 up to 1001 generals, m = 2 up to 33, m = 3
+// up to 12.
+const MaxValues = 1000
 
-// Messages is the number of messages OM(m) sends among n generals.
-func Messages(n, m int) int {
-	total, level := 0, 1
-	for k := 1; k <= m+1 && k < n; k++ {
+// Values is the number of values a lieutenant's tree holds in OM(m) among
+// n generals, 1 + (n-2) + (n-2)(n-3) + ... + (n-2)...(n-m-1): one per path
+// from the commander that does not pass through it; past max, any number
+// above max.
+func Values(n, m, max int) int {
+	total, level := 1, 1
+	for k := 2; k <= m+1 && k < n && total <= max; k++ {
 		level *= n - k
 		total += level
 	}
@@ -49,7 +52,7 @@ Algorithm OM(0): (1) the commander sends his value to every lieutenant; (2) each
 Each message is an ORDER carrying its path (the commander first, then every lieutenant that relayed it: the recursion's stack) and its value, so its message tree can be drawn from the trace; OM(m) sends (n-1) + (n-1)(n-2) + ... + (n-1)(n-2)...(n-m-1) of them. Each lieutenant keeps its tree of received values, one per path not through itself, and folds it from the leaves: the value of a path is the majority of the value received on it and the values folded at its children; the root's is the decision. It publishes each majority it computes (key majority, [value, path...]) and the decision.
 Rounds are synchronous, as the paper assumes (A1 every message is delivered correctly, A2 the receiver knows who sent it, A3 the absence of a message can be detected): round k lasts config round ticks; at its end a lieutenant takes RETREAT for every message of the round that has not come (A3) and relays the round's values; a message arriving after its round is ignored. The decision is taken at the end of round m+1.
 Traitors (config traitors) lie by config lie (see the family's keys): flip, split, a mask whose bits are the values of the traitor's successive messages (so a loop over every mask tries every strategy), or silence. IC1 and IC2 hold with at most m traitors and n > 3m (the paper's theorem 1); with n = 3m they can fail (section 2: no solution with fewer than 3m+1 generals).
-Where the text is silent: the commander is the first process unless config commander names another; a message whose path does not start with the commander, repeats a process, passes through the receiver or is too long is ignored, as is a second message on the same path; the world is refused (a log line, nobody acts) when OM(m) would send more than 200000 messages, which keeps each tree small (m = 3: n <= 23).`,
+Where the text is silent: the commander is the first process unless config commander names another; a message whose path does not start with the commander, repeats a process, passes through the receiver or is too long is ignored, as is a second message on the same path; nothing runs (a log line says why) when a lieutenant's tree would hold more than 1000 values, which keeps the world small: m = 1 up to 1001 generals, m = 2 up to 33, m = 3 up to 12.`,
 		Topology:    "complete",
 		Config:      agreement.Params(3),
 		State:       append(agreement.State[:len(agreement.State):len(agreement.State)], algo.StateKey{Key: KeyMajority, Doc: "[value, path...]: a majority a lieutenant computed folding its tree, at the node of that path (deepest first; the root's, [decision, commander], last)"}),
@@ -94,9 +97,9 @@ func (p *node) Start(ctx proc.Context) {
 	if !p.General.Start(ctx) {
 		return
 	}
-	if total := Messages(ctx.N(), p.M); total > MaxMessages {
+	if v := Values(ctx.N(), p.M, MaxValues); v > MaxValues {
 		if ctx.Self() == p.Commander { // one line for the world
-			ctx.Log("OM(%d) among %d generals would send %d messages, more than %d: nothing runs", p.M, ctx.N(), total, MaxMessages)
+			ctx.Log("OM(%d) among %d generals: each lieutenant would hold more than %d values: nothing runs", p.M, ctx.N(), MaxValues)
 		}
 		return
 	}

@@ -165,23 +165,26 @@ func TestMajority(t *testing.T) {
 	}
 }
 
-// TestMessages: (n-1) + (n-1)(n-2) + ... + (n-1)...(n-m-1).
-func TestMessages(t *testing.T) {
-	for _, tc := range [][3]int{{4, 1, 9}, {4, 0, 3}, {7, 2, 156}, {10, 3, 3609}, {4, 3, 15}} {
-		if got := Messages(tc[0], tc[1]); got != tc[2] {
-			t.Errorf("Messages(%d, %d) = %d, want %d", tc[0], tc[1], got, tc[2])
+// TestValues: a lieutenant's tree holds 1 + (n-2) + ... + (n-2)...(n-m-1)
+// values; beyond MaxValues nothing runs.
+func TestValues(t *testing.T) {
+	for _, tc := range [][3]int{{4, 1, 3}, {4, 0, 1}, {7, 2, 26}, {12, 3, 821}, {13, 3, 1112}, {4, 3, 5}} {
+		if got := Values(tc[0], tc[1], 2000); got != tc[2] {
+			t.Errorf("Values(%d, %d) = %d, want %d", tc[0], tc[1], got, tc[2])
 		}
 	}
-	// Beyond MaxMessages nothing runs: a log line and no timer.
-	ids := make([]proc.NodeID, 500)
+	ids := make([]proc.NodeID, 13)
 	for i := range ids {
 		ids[i] = proc.NodeID(i + 1)
 	}
-	_, f := start(t, nil, 1, ids...)
-	if len(f.Sent) != 0 || len(f.Logs) != 1 || f.Logs[0] != "OM(1) among 500 generals would send 249001 messages, more than 200000: nothing runs" {
+	if _, f := start(t, map[string]any{"m": 3}, 1, ids[:12]...); len(f.Sent) != 11 {
+		t.Errorf("OM(3) among 12: the commander sent %d, want 11", len(f.Sent))
+	}
+	_, f := start(t, map[string]any{"m": 3}, 1, ids...)
+	if len(f.Sent) != 0 || len(f.Logs) != 1 || f.Logs[0] != "OM(3) among 13 generals: each lieutenant would hold more than 1000 values: nothing runs" {
 		t.Errorf("sent %d, logs %q", len(f.Sent), f.Logs)
 	}
-	if _, f := start(t, nil, 2, ids...); len(f.Timers) != 0 || len(f.Logs) != 0 {
+	if _, f := start(t, map[string]any{"m": 3}, 2, ids...); len(f.Timers) != 0 || len(f.Logs) != 0 {
 		t.Errorf("a lieutenant: timers %v logs %q", f.Timers, f.Logs)
 	}
 }
