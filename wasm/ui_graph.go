@@ -19,6 +19,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"dsim/core/algo/agreement"
 	"dsim/wasm/graph"
 	"dsim/wasm/omtree"
 	"dsim/wasm/phases"
@@ -133,7 +134,7 @@ func (r *relView) drawTree(v *replay.View, n int) {
 	traitor := func(id int) bool {
 		for p, pid := range r.world.Nodes {
 			if pid == id {
-				got, _ := v.Get(p, "traitor")
+				got, _ := v.Get(p, agreement.KeyTraitor)
 				return got == "true"
 			}
 		}
@@ -184,7 +185,7 @@ func (r *relView) drawTree(v *replay.View, n int) {
 			}
 			if traitor(id) {
 				parts = append(parts, "P"+itoa(id)+" traitor")
-			} else if d, ok := v.Get(p, "decision"); ok {
+			} else if d, ok := v.Get(p, agreement.KeyDecision); ok {
 				k, _ := strconv.Atoi(d)
 				parts = append(parts, "P"+itoa(id)+" "+order(k))
 			} else {

@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"dsim/core/algo"
+	"dsim/core/algo/agreement"
 	"dsim/core/algo/cc"
 	"dsim/core/algo/clock"
 	"dsim/core/algo/commit"
@@ -71,6 +72,8 @@ var checkers = []Checker{
 	{deadlock.Free, freeKeys, (*Monitor).deadlockFree, func(m *Monitor) uint64 { return m.dl.free.seq }},
 	{deadlock.Sound, dlKeys[:2], (*Monitor).deadlockSound, func(m *Monitor) uint64 { return m.dl.sound.seq }},
 	{deadlock.Complete, []string{dlKeys[0], dlKeys[2]}, (*Monitor).deadlockComplete, func(m *Monitor) uint64 { return m.dl.late.seq }},
+	{agreement.IC1, agreementKeys, (*Monitor).ic1, nil},
+	{agreement.IC2, agreementKeys, (*Monitor).ic2, nil},
 }
 
 // Checkers lists the properties check has a checker for.
@@ -109,6 +112,7 @@ type Monitor struct {
 	commit   commitState
 	cc       ccState
 	dl       dlState
+	generals agreementState
 }
 
 var snapshotKeys = []string{snapshot.KeyBalance, snapshot.KeyRecorded, snapshot.KeyChannel}
@@ -126,6 +130,7 @@ func New() *Monitor {
 		commit:   commitState{procs: map[int]*commitProc{}, txns: map[int]*txnRec{}},
 		cc:       ccState{byKey: map[[2]int]*ccCopy{}, runs: map[int]int{}, last: map[int]int{}, done: map[int]ccCommit{}},
 		dl:       dlState{bound: -1},
+		generals: agreementState{procs: map[int]*general{}},
 	}
 }
 
@@ -141,6 +146,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	m.commit.observe(e)
 	m.cc.observe(e)
 	m.dl.observe(e)
+	m.generals.observe(e)
 }
 
 // Verdict is the outcome of one property.

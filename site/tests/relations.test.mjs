@@ -107,7 +107,7 @@ test("two-phase commit: the phases, the stable logs, and the sites blocked while
 
 test("OM(1): a lieutenant's tree of orders folds into its decision; the traitor is marked", async (t) => {
   const page = await pg.open(t, { viewport: { width: 1440, height: 900 } });
-  await runExample(page, "agreement/om-traitor-lieutenant.lua");
+  await runExample(page, "agreement/om-lieutenant.lua");
   const tree = () => page.evaluate(() => ({
     title: document.querySelector("#rel-title").textContent,
     lines: [...document.querySelectorAll("#rel-tree li")].map((li) => li.firstChild.textContent + li.children[1].textContent),
@@ -118,15 +118,17 @@ test("OM(1): a lieutenant's tree of orders folds into its decision; the traitor 
   let r = await tree();
   t.diagnostic(JSON.stringify(r));
   assert.equal(r.title, "OM(1): the orders a lieutenant received");
-  assert.deepEqual(r.lines, ["P1 → P2: attack", "P1 → P3 → P2: retreat", "P1 → P4 → P2: attack"]);
-  assert.deepEqual(r.folds, [" ⇒ majority(attack, retreat, attack) = attack"]);
+  // the paper's Fig. 3: the traitor P4 passes attack to P2 and retreat to P3
+  assert.deepEqual(r.lines, ["P1 → P2: attack", "P1 → P3 → P2: attack", "P1 → P4 → P2: attack"]);
+  assert.deepEqual(r.folds, [" ⇒ majority(attack, attack, attack) = attack"]);
   assert.equal(r.traitors, 1);
-  assert.equal(r.caption, "Decisions: P2 attack, P3 traitor, P4 attack");
+  assert.equal(r.caption, "Decisions: P2 attack, P3 attack, P4 traitor");
   await page.screenshot({ path: artifact("relations-om.png") });
-  // lieutenant P4's tree, and the orders before the relays arrive
-  await page.selectOption("#rel-pick", "4");
+  await page.selectOption("#rel-pick", "3");
   r = await tree();
-  assert.deepEqual(r.lines, ["P1 → P4: attack", "P1 → P2 → P4: attack", "P1 → P3 → P4: retreat"]);
+  assert.deepEqual(r.lines, ["P1 → P3: attack", "P1 → P2 → P3: attack", "P1 → P4 → P3: retreat"]);
+  assert.deepEqual(r.folds, [" ⇒ majority(attack, attack, retreat) = attack"]);
+  // before the relays arrive, a missing order counts as retreat
   await scrubTo(page, 0);
   r = await tree();
   assert.match(r.lines[1], /nothing yet \(retreat by default\)/);

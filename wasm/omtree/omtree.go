@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 
+	"dsim/core/algo/agreement"
+	"dsim/core/algo/agreement/om"
 	"dsim/core/trace"
 	"dsim/wasm/replay"
 )
@@ -34,7 +36,7 @@ type Tree struct {
 
 // Retreat is the default value: what a missing order counts as, and the
 // majority of a tie (the paper's majority function).
-const Retreat = 0
+const Retreat = agreement.Retreat
 
 // order is a delivered order.
 type order struct {
@@ -112,28 +114,11 @@ func (o *Orders) At(l, n int) Tree {
 			values = append(values, c.Result)
 		}
 		if len(nd.Children) > 0 {
-			nd.Result = Majority(values)
+			nd.Result = om.Majority(values)
 		}
 		return nd
 	}
 	return Tree{Lieutenant: l, M: o.m, Root: build([]int{o.procs[0]})}
-}
-
-// Majority is the value most of vs hold, if more than half hold it;
-// otherwise Retreat.
-func Majority(vs []int) int {
-	for _, v := range vs {
-		k := 0
-		for _, w := range vs {
-			if w == v {
-				k++
-			}
-		}
-		if 2*k > len(vs) {
-			return v
-		}
-	}
-	return Retreat
 }
 
 func key(path []int) string {

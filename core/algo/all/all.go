@@ -3,6 +3,9 @@
 package all
 
 import (
+	_ "dsim/core/algo/agreement/om"
+	_ "dsim/core/algo/agreement/sm"
+	_ "dsim/core/algo/agreement/twogenerals"
 	_ "dsim/core/algo/cc/biased"
 	_ "dsim/core/algo/cc/majority"
 	_ "dsim/core/algo/cc/multiple"
