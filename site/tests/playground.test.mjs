@@ -11,10 +11,11 @@ const pg = playground();
 before(pg.start);
 after(pg.stop);
 
-// The budgets: the page is usable within 2 s of navigation, and
-// the one wasm binary is at most 2.5 MB gzipped.
+// The budgets: the page is usable within 2 s of navigation, and the one
+// wasm binary, the whole syllabus's nine families in it, is at most 2.8 MB
+// gzipped (build.sh holds the same figure).
 const firstRenderBudget = 2000;
-const wasmBudget = 2_600_000;
+const wasmBudget = 2_800_000;
 
 // What a browser downloads is the precompressed twin build.sh ships
 // (gzip -9), so that is what is measured, once it is known to be dsim.wasm.
