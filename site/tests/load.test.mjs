@@ -18,7 +18,7 @@ after(() => server?.close());
 // The controls that need the engine (index.html: data-needs-engine).
 const engineControls = ["#run", "#share", "#examples"];
 
-// At 5 Mbit/s the gzipped wasm and the editor take about 5 s (4.5 s on the
+// At 5 Mbit/s the gzipped wasm and the editor take about 5 s (4.6 s on the
 // wire); the uncompressed wasm alone took 17 s. Generous, for a busy
 // machine: only a lost compression or a second download in the page's way
 // trips it.
