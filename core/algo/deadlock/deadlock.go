@@ -320,6 +320,8 @@ func Older(a, b int) bool { return a < b }
 // concurrency control's.
 var SiteMemory = cc.Memory
 
-// DetectorMemory is a detector site's: SiteMemory and the bound key its
-// Start sets.
-var DetectorMemory = algo.Memory{Boot: cc.Memory.Boot, Load: cc.Memory.Load, BootEvents: 1}
+// DetectorMemory is a detector site's: the model's site, its own
+// record of extra bytes (measured), and the bound key its Start sets.
+func DetectorMemory(extra uint64) algo.Memory {
+	return algo.Memory{Boot: func(n int) uint64 { return cc.Memory.Boot(n) + extra }, BootEvents: 1}
+}

@@ -84,7 +84,7 @@ Bound (deadlock.complete, the bound key): a cycle is broken within (n+2) times t
 			p.OnLocks = p.changed
 			return p
 		},
-		Memory: deadlock.DetectorMemory,
+		Memory: deadlock.DetectorMemory(120),
 	}.Register()
 }
 
