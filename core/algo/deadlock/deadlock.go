@@ -43,8 +43,8 @@ const (
 )
 
 func init() {
-	algo.DeclareFamily("deadlock", "deadlock handling: prevention by timestamps, and detection on wait-for graphs")
-	algo.DeclareProperty(Free, "no cycle in the global wait-for graph at any event: the union of every site's local wait-for graph, computed from its locks key (a waiting transaction waits for each holder of the item in a conflicting mode and each earlier conflicting waiter)")
+	algo.DeclareFamily("deadlock", "deadlock handling for distributed transactions: prevention by timestamps (wait-die, wound-wait) and detection (centralized, fully distributed with P_ex, edge chasing)")
+	algo.DeclareProperty(Free, "no cycle in the global wait-for graph at any event: the union of every site's local wait-for graph, computed from its locks key (a waiting transaction waits for each holder of the item in a conflicting mode and each earlier conflicting waiter), judged once a handler's changes are done, and leaving out the waits for a transaction the site's lock manager has wounded (the wounded key: a wait for a rollback already decided)")
 	algo.DeclareProperty(Sound, "every declared deadlock (the deadlock key) is a cycle the global wait-for graph really had: at the event it is declared, or at some tick within the detector's bound before it (a deadlock broken meanwhile by another detection's victim was real, only detected late); a cycle it never had is a phantom, which the checker names (the centralized scheme without its fix declares them)")
 	algo.DeclareProperty(Complete, "every deadlock is broken within the detector's bound (the bound key, in ticks): no cycle of the global wait-for graph lasts longer than the bound, until the end of the run")
 }
@@ -321,6 +321,8 @@ func Older(a, b int) bool { return a < b }
 // concurrency control's.
 var SiteMemory = cc.Memory
 
-// DetectorMemory is a detector site's: SiteMemory and the bound key its
-// Start sets.
-var DetectorMemory = algo.Memory{Boot: cc.Memory.Boot, Load: cc.Memory.Load, BootEvents: 1}
+// DetectorMemory is a detector site's: the model's site, its own
+// record of extra bytes (measured), and the bound key its Start sets.
+func DetectorMemory(extra uint64) algo.Memory {
+	return algo.Memory{Boot: func(n int) uint64 { return cc.Memory.Boot(n) + extra }, BootEvents: 1}
+}

@@ -119,7 +119,7 @@ Bound (deadlock.complete, the bound key): a cycle is broken within (the period, 
 			}
 			return nil
 		},
-		Memory: deadlock.DetectorMemory,
+		Memory: deadlock.DetectorMemory(90),
 	}.Register()
 }
 

@@ -65,7 +65,7 @@ Bound (deadlock.complete, the bound key): the probe of the transaction whose wai
 			p.OnWait = p.blocked
 			return p
 		},
-		Memory: deadlock.DetectorMemory,
+		Memory: deadlock.DetectorMemory(16),
 	}.Register()
 }
 
