@@ -121,6 +121,18 @@ func ParseIDs(s string) ([]proc.NodeID, error) {
 	return ids, nil
 }
 
+// Factory is the New of a generals algorithm whose process mk makes from
+// the general its configuration describes.
+func Factory(mk func(General) proc.Node) func(algo.Values) (proc.Factory, error) {
+	return func(v algo.Values) (proc.Factory, error) {
+		c, err := NewConfig(v)
+		if err != nil {
+			return nil, err
+		}
+		return func(proc.NodeID) proc.Node { return mk(General{Config: c}) }, nil
+	}
+}
+
 // General is what a general knows once started: who commands and whether
 // it is a traitor; and, for a traitor, how many messages it has sent (the
 // mask's k).

@@ -59,13 +59,7 @@ Where the text is silent: the commander is the first process unless config comma
 		Messages:    []proc.Message{Order{}},
 		Assumptions: agreement.Assumptions,
 		Properties:  []algo.Property{agreement.IC1, agreement.IC2},
-		New: func(v algo.Values) (proc.Factory, error) {
-			c, err := agreement.NewConfig(v)
-			if err != nil {
-				return nil, err
-			}
-			return func(proc.NodeID) proc.Node { return &node{General: agreement.General{Config: c}} }, nil
-		},
+		New:         agreement.Factory(func(g agreement.General) proc.Node { return &node{General: g} }),
 		// Measured with m = 1 and the default round: the boot is the
 		// commander's first messages; then every lieutenant keeps a tree
 		// of n-1 values and relays n-2 messages.
