@@ -72,6 +72,10 @@ type Spec struct {
 	Properties []Property
 	// New returns the node factory for a validated configuration.
 	New func(cfg Values) (proc.Factory, error)
+	// Check, if set, rejects a configuration that does not fit the
+	// world's processes (ids in ring order): a traitor or an item's site
+	// that is no process, more copies than sites. Nil: any world fits.
+	Check func(cfg Values, ids []proc.NodeID) error
 	// Memory is what one process of the algorithm holds, so that a world
 	// that would not fit the run's memory budget is refused before it is
 	// built. Required: Memory.Boot must be set.

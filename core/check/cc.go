@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,6 +35,18 @@ type ccState struct {
 	cycle  []ccEdge // the first cycle, or nil
 	at     uint64
 	ts     int64
+	// home is each transaction's home site, the first to set its txn
+	// key; twice, the first transaction another site also began (ids are
+	// the scenario's to choose, and two transactions of one id would
+	// merge in the conflict graph), with where.
+	home  map[int]int
+	twice *ccTwice
+}
+
+type ccTwice struct {
+	t, first, second int
+	seq              uint64
+	at               int64
 }
 
 type ccCopy struct {
@@ -69,6 +82,11 @@ func (s *ccState) observe(e *trace.Event) {
 		c.ops = append(c.ops, ccOp{t: v[1], run: v[4], w: v[3]})
 		s.judged = false
 	case e.Key == txn.KeyTxn && len(v) >= 2:
+		if h, ok := s.home[v[0]]; !ok {
+			s.home[v[0]] = e.Node
+		} else if h != e.Node && s.twice == nil {
+			s.twice = &ccTwice{v[0], h, e.Node, e.Seq, e.T}
+		}
 		last, seen := s.last[v[0]]
 		s.last[v[0]] = v[1]
 		switch v[1] {
@@ -164,6 +182,9 @@ func findCycle(t int, out map[int][]ccEdge, in func(int) bool) []ccEdge {
 
 func (m *Monitor) serializable(int64) (bool, string) {
 	s := &m.cc
+	if d := s.twice; d != nil {
+		return false, fmt.Sprintf("t=%d seq=%d: %s is begun at %d and at %d: the conflict graph needs one id per transaction", d.at, d.seq, txn.Name(d.t), d.first, d.second)
+	}
 	s.judge()
 	if s.cycle == nil {
 		return true, strconv.Itoa(len(s.order)) + " committed transactions, conflict graph acyclic"
@@ -187,6 +208,15 @@ func (m *Monitor) serializable(int64) (bool, string) {
 	}
 	return false, "t=" + strconv.FormatInt(s.ts, 10) + " seq=" + strconv.FormatUint(s.at, 10) +
 		": the committed transactions' conflict graph has the cycle " + strings.Join(ts, " → ") + " on " + strings.Join(items, ", ")
+}
+
+// serializableAt is the seq where cc.serializable first failed.
+func (m *Monitor) serializableAt() uint64 {
+	if d := m.cc.twice; d != nil {
+		return d.seq
+	}
+	m.cc.judge()
+	return m.cc.at
 }
 
 var ccKeys = []string{txn.KeyOp, txn.KeyTxn}

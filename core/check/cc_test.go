@@ -52,6 +52,11 @@ func TestSerializable(t *testing.T) {
 			access(1, 1, 2, A, 0, 1), access(2, 1, 1, A, 1, 1), status(3, 2, 2, 2), status(4, 2, 2, 0),
 			access(5, 2, 1, B, 1, 1), status(6, 1, 1, 1), access(7, 1, 2, A, 0, 2), access(8, 2, 2, B, 1, 2), status(9, 2, 2, 1),
 		}), true, "cc.serializable: 2 committed transactions, conflict graph acyclic"},
+		// Two sites begin a transaction of the same id: the scenario's
+		// mistake, which would merge them in the graph.
+		{"one id, two homes", cc.Serializable, cat(begin, []trace.Event{
+			status(1, 3, 1, 0), access(2, 1, 1, A, 1, 1), status(3, 1, 1, 1),
+		}), false, "cc.serializable: t=1 seq=2: T1 is begun at 1 and at 3: the conflict graph needs one id per transaction"},
 		// Copies of one item at two sites are judged apart: T1 then T2 at
 		// site 1, T2 then T1 at site 2, a cycle through A's two copies.
 		{"copies", cc.Serializable, cat(begin, []trace.Event{

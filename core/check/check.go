@@ -68,7 +68,7 @@ var checkers = []Checker{
 	{order.Total, []string{order.KeyDelivered}, (*Monitor).orderTotal, func(m *Monitor) uint64 { return m.order.first(&m.order.total).seq }},
 	{commit.Atomic, commitKeys, (*Monitor).commitAtomic, func(m *Monitor) uint64 { return m.commit.bad.seq }},
 	{commit.NonBlocking, commitKeys, (*Monitor).commitNonBlocking, nil},
-	{cc.Serializable, ccKeys, (*Monitor).serializable, func(m *Monitor) uint64 { m.cc.judge(); return m.cc.at }},
+	{cc.Serializable, ccKeys, (*Monitor).serializable, (*Monitor).serializableAt},
 	{deadlock.Free, freeKeys, (*Monitor).deadlockFree, func(m *Monitor) uint64 { return m.dl.free.seq }},
 	{deadlock.Sound, dlKeys[:2], (*Monitor).deadlockSound, func(m *Monitor) uint64 { return m.dl.sound.seq }},
 	{deadlock.Complete, []string{dlKeys[0], dlKeys[2]}, (*Monitor).deadlockComplete, func(m *Monitor) uint64 { return m.dl.late.seq }},
@@ -128,7 +128,7 @@ func New() *Monitor {
 		snap:     snapState{procs: map[int]*snapProc{}, sent: map[uint64]snapSent{}, snaps: map[int]*snapRec{}},
 		order:    orderState{procs: map[int]*orderProc{}, past: map[uint64][]int32{}, count: map[uint64]int{}},
 		commit:   commitState{procs: map[int]*commitProc{}, txns: map[int]*txnRec{}},
-		cc:       ccState{byKey: map[[2]int]*ccCopy{}, runs: map[int]int{}, last: map[int]int{}, done: map[int]ccCommit{}},
+		cc:       ccState{byKey: map[[2]int]*ccCopy{}, runs: map[int]int{}, last: map[int]int{}, done: map[int]ccCommit{}, home: map[int]int{}},
 		dl:       dlState{bound: -1},
 		generals: agreementState{procs: map[int]*general{}},
 	}

@@ -34,6 +34,12 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"bad config value", `sim.world{algorithm="test.echo", n=3, config={hops="x"}}`, `t.lua:1: sim.world: config key "hops": want an integer, got the string "x"`},
 		{"config out of range", `sim.world{algorithm="test.echo", n=3, config={hops=5000}}`, `t.lua:1: sim.world: config key "hops": 5000 is outside [0, 1000]`},
 		{"unknown config key", `sim.world{algorithm="test.echo", n=3, config={hop=1}}`, `t.lua:1: sim.world: config key "hop" is not known to test.echo (known: hops, every, greeting, loud)`},
+		// a configuration that does not fit the world's processes (algo.Spec.Check)
+		{"traitor that is no process", `sim.world{algorithm="agreement.om", n=4, config={traitors="9"}}`, `t.lua:1: sim.world: agreement.om: config key "traitors": 9 is not a process`},
+		{"commander that is no process", `sim.world{algorithm="agreement.sm", n=4, config={commander=7}}`, `t.lua:1: sim.world: agreement.sm: config key "commander": 7 is not a process`},
+		{"too few generals", `sim.world{algorithm="agreement.om", n=2}`, `t.lua:1: sim.world: agreement.om: 2 generals: it takes at least 3`},
+		{"too large a tree", `sim.world{algorithm="agreement.om", n=40, config={m=2}}`, `t.lua:1: sim.world: agreement.om: OM(2) among 40 generals: each lieutenant would hold more than 1000 values (m = 1 admits up to 1001 generals, m = 2 up to 33, m = 3 up to 12)`},
+		{"item at no site", `sim.world{algorithm="cc.majority", n=3, config={items="A@9"}}`, `t.lua:1: sim.world: cc.majority: config key "items": item A is placed at 9, which is not a process`},
 		{"bad topology", `sim.world{algorithm="test.echo", n=3, topology="torus"}`, `t.lua:1: sim.world: unknown topology "torus" (known: ring, biring, complete, star, line, tree, grid, random, edges)`},
 		{"duplicate id", `sim.world{algorithm="test.echo", ids={1, 2, 1}}`, `t.lua:1: sim.world: ids: 1 appears twice`},
 		{"id beyond 32 bits", `sim.world{algorithm="test.echo", ids={1, 2^32 + 1}}`, `t.lua:1: sim.world: ids: element 2: process id 4294967297 is outside [-2147483647, 2147483647]`},

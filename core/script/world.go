@@ -341,6 +341,11 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
+	if spec.Check != nil {
+		if err := spec.Check(values, g.Topology.IDs); err != nil {
+			return nil, fmt.Errorf("%s: %v", spec.Name, err)
+		}
+	}
 	factory, err := spec.New(values)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", spec.Name, err)

@@ -121,6 +121,29 @@ func ParseIDs(s string) ([]proc.NodeID, error) {
 	return ids, nil
 }
 
+// Check rejects a configuration that does not fit the world: fewer than
+// least generals, a commander or traitor that is no process.
+func Check(least int) func(algo.Values, []proc.NodeID) error {
+	return func(v algo.Values, ids []proc.NodeID) error {
+		if len(ids) < least {
+			return fmt.Errorf("%d generals: it takes at least %d", len(ids), least)
+		}
+		c, err := NewConfig(v)
+		if err != nil {
+			return err
+		}
+		if c.commander != 0 && !slices.Contains(ids, c.commander) {
+			return fmt.Errorf("config key \"commander\": %d is not a process", c.commander)
+		}
+		for _, t := range c.traitors {
+			if !slices.Contains(ids, t) {
+				return fmt.Errorf("config key \"traitors\": %d is not a process", t)
+			}
+		}
+		return nil
+	}
+}
+
 // Factory is the New of a generals algorithm whose process mk makes from
 // the general its configuration describes.
 func Factory(mk func(General) proc.Node) func(algo.Values) (proc.Factory, error) {

@@ -47,6 +47,7 @@ func (l Locking) Register() {
 		State:       txn.State,
 		Messages:    txn.Messages,
 		Properties:  []algo.Property{Serializable},
+		Check:       txn.Check,
 		New: func(v algo.Values) (proc.Factory, error) {
 			cfg, err := txn.NewConfig(v)
 			if err != nil {

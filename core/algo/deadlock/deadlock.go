@@ -294,6 +294,7 @@ func (s Scheme) Register() {
 		State:       append(slices.Clone(txn.State), s.State...),
 		Messages:    append(slices.Clone(txn.Messages), s.Messages...),
 		Properties:  append([]algo.Property{cc.Serializable}, s.Properties...),
+		Check:       txn.Check,
 		New: func(v algo.Values) (proc.Factory, error) {
 			cfg, err := txn.NewConfig(v)
 			if err == nil && s.Check != nil {

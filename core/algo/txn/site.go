@@ -119,6 +119,16 @@ func NewConfig(v algo.Values) (Config, error) {
 		writes: v.Float("writes"), gaps: max(int(2/v.Float("rate"))-1, 1), restart: v.Int("restart")}, err
 }
 
+// Check rejects a configuration whose items are placed at a site that is
+// no process of the world, before the world is built (algo.Spec.Check).
+func Check(v algo.Values, ids []proc.NodeID) error {
+	c, err := NewConfig(v)
+	if err == nil {
+		_, err = NewPlacement(ids, c.Spots, c.Replicas)
+	}
+	return err
+}
+
 // Scheme is a concurrency-control scheme's choice of lock managers: the
 // sites whose grants make up a lock on item, asked by a transaction homed
 // at home (one site for a single manager or the item's own site, a

@@ -7,6 +7,8 @@
 package om
 
 import (
+	"fmt"
+
 	"slices"
 
 	"dsim/core/algo"
@@ -59,7 +61,13 @@ Where the text is silent: the commander is the first process unless config comma
 		Messages:    []proc.Message{Order{}},
 		Assumptions: agreement.Assumptions,
 		Properties:  []algo.Property{agreement.IC1, agreement.IC2},
-		New:         agreement.Factory(func(g agreement.General) proc.Node { return &node{General: g} }),
+		Check: func(v algo.Values, ids []proc.NodeID) error {
+			if n := len(ids); Values(n, v.Int("m"), MaxValues) > MaxValues {
+				return fmt.Errorf("OM(%d) among %d generals: each lieutenant would hold more than %d values (m = 1 admits up to 1001 generals, m = 2 up to 33, m = 3 up to 12)", v.Int("m"), n, MaxValues)
+			}
+			return agreement.Check(3)(v, ids)
+		},
+		New: agreement.Factory(func(g agreement.General) proc.Node { return &node{General: g} }),
 		// Measured with m = 1 and the default round: the boot is the
 		// commander's first messages; then every lieutenant keeps a tree
 		// of n-1 values and relays n-2 messages.

@@ -43,6 +43,7 @@ Where the text is silent: the commander is the first process unless config comma
 		Messages:    []proc.Message{Signed{}},
 		Assumptions: agreement.Assumptions,
 		Properties:  []algo.Property{agreement.IC1, agreement.IC2},
+		Check:       agreement.Check(3),
 		New:         agreement.Factory(func(g agreement.General) proc.Node { return &node{General: g} }),
 		// Measured with m = 1 and the default round: the boot is the
 		// commander's first messages; then each lieutenant relays each of

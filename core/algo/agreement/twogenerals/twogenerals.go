@@ -9,6 +9,8 @@
 package twogenerals
 
 import (
+	"fmt"
+
 	"dsim/core/algo"
 	"dsim/core/algo/agreement"
 	"dsim/core/proc"
@@ -33,6 +35,14 @@ func init() {
 		Description: `Silberschatz, Galvin and Gagne, "Operating System Concepts", chapter "Distributed Coordination", section "Reaching Agreement", unreliable communications: two generals must agree on whether to attack, and their messengers may be captured. General A (the first process) sends B the attack time (config attack); B acknowledges it, A acknowledges the acknowledgement, and so on: the protocol has config rounds messages in all, message 1 the order and each later one the acknowledgement of the one before. A general attacks only if it has received every message of the protocol addressed to it, and decides at the attack time, when it must (key decision: 1 attack, 0 not). The text's argument: whatever the number of messages, the sender of the last one cannot know whether it arrived and attacks all the same, as it decided the protocol enough; an adversary that loses exactly that message makes the receiver stay home: no finite protocol over an unreliable link reaches agreement (scenario agreement/two-generals, for 1 to 5 messages).
 Where the text is silent: both generals know the deadline (config attack) by which the plan is settled; a general that has not heard everything by then does not attack. Processes after the second take no part.`,
 		Topology: "complete",
+		Check: func(_ algo.Values, ids []proc.NodeID) error {
+			// more processes may look on (the memory estimates build
+			// large worlds of every algorithm); fewer cannot play
+			if len(ids) < 2 {
+				return fmt.Errorf("%d process: the two generals take two", len(ids))
+			}
+			return nil
+		},
 		Config: []algo.Param{
 			{Name: "rounds", Type: algo.Int, Default: 2, Doc: "messages in the protocol: the order, then acknowledgements (1: the order alone)", Min: 1, Max: 1000},
 			{Name: "attack", Type: algo.Int, Default: 100, Doc: "the attack time, in ticks: the generals decide then", Min: 1, Max: 1e9},

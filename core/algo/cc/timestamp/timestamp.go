@@ -34,6 +34,7 @@ Where the text is silent: each operation is sent to the item's site (REQUEST, mo
 			algo.StateKey{Key: KeyItemTS, Doc: "at a site holding items: [item, R-timestamp, W-timestamp, ...] of its copies after each change, in increasing item code (0: none yet)"}),
 		Messages:   txn.Messages,
 		Properties: []algo.Property{cc.Serializable},
+		Check:      txn.Check,
 		New: func(v algo.Values) (proc.Factory, error) {
 			cfg, err := txn.NewConfig(v)
 			if err != nil {
