@@ -162,6 +162,18 @@ type Assumptions struct {
 	// on; the zero value: none, the algorithm is correct however late a
 	// message arrives.
 	Latency LatencyBound
+	// Traitors is the Byzantine faults the algorithm tolerates, processes
+	// that lie as their configuration says; the zero value: none.
+	Traitors Traitors
+}
+
+// Traitors is how many lying processes an algorithm tolerates among how
+// many: the rule as the text states it, and the check of a world.
+type Traitors struct {
+	Rule string // "at most m traitors among more than 3m generals"
+	// Breach says how a world of these processes so configured leaves
+	// the rule, "" when it does not.
+	Breach func(cfg Values, ids []proc.NodeID) string
 }
 
 // Crashes is the process failures an algorithm tolerates, at any time of
@@ -235,7 +247,7 @@ func (a Assumptions) Lines() []string {
 	if a.Latency.Key != "" {
 		latency = a.Latency.String()
 	}
-	return []string{
+	lines := []string{
 		"links: " + yes(a.FIFO, "FIFO", "any order"),
 		"message loss: " + yes(a.Loss, "tolerated", "not tolerated"),
 		"duplication: " + yes(a.Duplication, "tolerated", "not tolerated"),
@@ -243,6 +255,10 @@ func (a Assumptions) Lines() []string {
 		"crashes: " + a.Crashes.String(),
 		"latency bound: " + latency,
 	}
+	if a.Traitors.Rule != "" {
+		lines = append(lines, "traitors: "+a.Traitors.Rule)
+	}
+	return lines
 }
 
 // Family is the part of the name before the dot.

@@ -30,6 +30,7 @@ const (
 	crashes
 	recoveries
 	latency
+	traitors
 )
 
 // outside warns that w has left its algorithm's assumptions by b, unless it

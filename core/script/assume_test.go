@@ -27,6 +27,10 @@ local w = sim.world{algorithm = "mutex.suzukikasami", n = 3}
 w:run()
 w:network{loss = 0.1}
 w:network{loss = 0.2}`, []string{"4 (no message loss): messages on the links may be lost (loss = 0.1)"}},
+		{"more traitors than OM(m) tolerates", `
+local w = sim.world{algorithm = "agreement.om", n = 7, config = {traitors = "2,3"}}`, []string{"2 (at most m traitors among more than 3m generals): 2 traitors, more than m = 1"}},
+		{"too few generals for OM(m)", `
+local w = sim.world{algorithm = "agreement.om", n = 6, config = {m = 2}}`, []string{"2 (at most m traitors among more than 3m generals): 6 generals, not more than 3m = 6"}},
 		{"duplication", `
 local w = sim.world{algorithm = "mutex.raymond", n = 3, dup = 0.5}`, []string{"2 (no duplication): messages on the links may be duplicated (dup = 0.5)"}},
 		{"a partition and a cut with Ricart-Agrawala", `

@@ -411,6 +411,11 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	// Once the world is sure to exist, and after its observers, so that a
 	// traced world records the warning.
 	w.checkLink(c.link, w.line, "the links")
+	if t := spec.Assumptions.Traitors; t.Breach != nil {
+		if what := t.Breach(values, g.Topology.IDs); what != "" {
+			w.outside(traitors, w.line, t.Rule, what)
+		}
+	}
 	r.worlds = append(r.worlds, w)
 	r.held = addSat(r.held, estimate)
 	// The guard looks at once: the world was built in Go, with no Lua

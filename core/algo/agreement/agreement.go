@@ -144,6 +144,27 @@ func Check(least int) func(algo.Values, []proc.NodeID) error {
 	}
 }
 
+// Tolerating is the generals' model with at most m traitors among more
+// than times·m generals (OM: 3; SM: 0) and at least m + least (SM: 2).
+func Tolerating(rule string, times, least int) algo.Assumptions {
+	a := Assumptions
+	a.Traitors = algo.Traitors{Rule: rule, Breach: func(v algo.Values, ids []proc.NodeID) string {
+		c, err := NewConfig(v)
+		switch n := len(ids); {
+		case err != nil:
+			return ""
+		case len(c.traitors) > c.M:
+			return fmt.Sprintf("%d traitors, more than m = %d", len(c.traitors), c.M)
+		case n <= times*c.M:
+			return fmt.Sprintf("%d generals, not more than %dm = %d", n, times, times*c.M)
+		case n < c.M+least:
+			return fmt.Sprintf("%d generals, fewer than m + %d = %d", n, least, c.M+least)
+		}
+		return ""
+	}}
+	return a
+}
+
 // Factory is the New of a generals algorithm whose process mk makes from
 // the general its configuration describes.
 func Factory(mk func(General) proc.Node) func(algo.Values) (proc.Factory, error) {

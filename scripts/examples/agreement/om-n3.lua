@@ -18,6 +18,8 @@
 --    take bits 0 and 1 of the same mask). Mask 1 sends attack to P2 and retreat to P3, and the
 --    accomplice P4 backs each: P2 decides attack and P3 retreat: IC1 fails.
 
+-- Each world is outside OM's assumptions (at most m traitors among more than 3m generals), and
+-- says so with a warning, the first event of its trace.
 -- search runs OM(1) for every mask 0..2^k-1 and returns the first that breaks property, with the
 -- checker's message.
 local function search(n, traitors, k, property)
@@ -33,7 +35,7 @@ end
 local lies, text = search(3, "3", 1, "agreement.ic2")
 expect(lies == 0, "a traitorous lieutenant: mask " .. tostring(lies) .. " breaks IC2")
 print("traitorous lieutenant, n=3: lies=" .. tostring(lies) .. ": " .. tostring(text))
-expect(text == "agreement.ic2: at t=100, the loyal commander 1 ordered 1, but 2 decided 0 (t=100 seq=16)", text)
+expect(text == "agreement.ic2: at t=100, the loyal commander 1 ordered 1, but 2 decided 0 (t=100 seq=17)", text)
 
 lies = search(3, "1", 2, "agreement.ic1")
 expect(lies == nil, "a traitorous commander among three: no mask of 0..3 breaks IC1")
@@ -42,4 +44,4 @@ print("traitorous commander, n=3: no counterexample to IC1 among masks 0..3")
 lies, text = search(4, "1,4", 3, "agreement.ic1")
 expect(lies == 1, "a traitorous commander and an accomplice among four: mask " .. tostring(lies) .. " breaks IC1")
 print("traitorous commander and lieutenant, n=4: lies=" .. tostring(lies) .. ": " .. tostring(text))
-expect(text == "agreement.ic1: at t=100, the loyal lieutenants do not agree: 2 decided 1 (t=100 seq=28); 3 decided 0 (t=100 seq=31)", text)
+expect(text == "agreement.ic1: at t=100, the loyal lieutenants do not agree: 2 decided 1 (t=100 seq=29); 3 decided 0 (t=100 seq=32)", text)

@@ -59,7 +59,7 @@ Where the text is silent: the commander is the first process unless config comma
 		Config:      agreement.Params(3),
 		State:       append(agreement.State[:len(agreement.State):len(agreement.State)], algo.StateKey{Key: KeyMajority, Doc: "[value, path...]: a majority a lieutenant computed folding its tree, at the node of that path (deepest first; the root's, [decision, commander], last)"}),
 		Messages:    []proc.Message{Order{}},
-		Assumptions: agreement.Assumptions,
+		Assumptions: agreement.Tolerating("at most m traitors among more than 3m generals", 3, 0),
 		Properties:  []algo.Property{agreement.IC1, agreement.IC2},
 		Check: func(v algo.Values, ids []proc.NodeID) error {
 			if n := len(ids); Values(n, v.Int("m"), MaxValues) > MaxValues {

@@ -41,7 +41,7 @@ Where the text is silent: the commander is the first process unless config comma
 		Config:      agreement.Params(3),
 		State:       append(agreement.State[:len(agreement.State):len(agreement.State)], algo.StateKey{Key: KeyV, Doc: "the set V of orders a lieutenant has received, sorted"}),
 		Messages:    []proc.Message{Signed{}},
-		Assumptions: agreement.Assumptions,
+		Assumptions: agreement.Tolerating("at most m traitors among at least m + 2 generals", 0, 2),
 		Properties:  []algo.Property{agreement.IC1, agreement.IC2},
 		Check:       agreement.Check(3),
 		New:         agreement.Factory(func(g agreement.General) proc.Node { return &node{General: g} }),
