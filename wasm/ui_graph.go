@@ -52,8 +52,17 @@ func newRelView(redraw func()) *relView {
 func (r *relView) update(w *replay.Replay, v *replay.View, n int) {
 	if w != r.world {
 		r.world, r.history, r.orders = w, nil, nil
+		// Each reads the whole trace, once per world: only for the
+		// family whose view it is, so that a long run of any other
+		// algorithm is not scanned (and its messages parsed) for nothing.
+		family := ""
 		if w != nil {
+			family, _, _ = strings.Cut(w.Header.Algorithm, ".")
+		}
+		switch family {
+		case "commit":
 			r.history = phases.Read(w)
+		case "agreement":
 			if o, ok := omtree.Read(w); ok {
 				r.orders = o
 				r.fillPick()
@@ -65,7 +74,7 @@ func (r *relView) update(w *replay.Replay, v *replay.View, n int) {
 		r.drawTree(v, n)
 		return
 	}
-	if w != nil {
+	if r.history != nil {
 		if p, ok := phases.At(w, v, r.history, n); ok {
 			r.open(true, "Atomic commit")
 			r.drawPhases(p)
@@ -132,13 +141,9 @@ func (r *relView) drawTree(v *replay.View, n int) {
 	l, _ := strconv.Atoi(value(r.pick))
 	tr := r.orders.At(l, n)
 	traitor := func(id int) bool {
-		for p, pid := range r.world.Nodes {
-			if pid == id {
-				got, _ := v.Get(p, agreement.KeyTraitor)
-				return got == "true"
-			}
-		}
-		return false
+		p, ok := r.world.Pos(id)
+		got, _ := v.Get(p, agreement.KeyTraitor)
+		return ok && got == "true"
 	}
 	empty(r.tree)
 	var add func(parent dom.Element, nd *omtree.Node)
@@ -179,18 +184,14 @@ func (r *relView) drawTree(v *replay.View, n int) {
 	r.title.SetTextContent("OM(" + itoa(tr.M) + "): the orders a lieutenant received")
 	var parts []string
 	for _, id := range r.orders.Lieutenants() {
-		for p, pid := range r.world.Nodes {
-			if pid != id {
-				continue
-			}
-			if traitor(id) {
-				parts = append(parts, "P"+itoa(id)+" traitor")
-			} else if d, ok := v.Get(p, agreement.KeyDecision); ok {
-				k, _ := strconv.Atoi(d)
-				parts = append(parts, "P"+itoa(id)+" "+order(k))
-			} else {
-				parts = append(parts, "P"+itoa(id)+" undecided")
-			}
+		p, _ := r.world.Pos(id)
+		if traitor(id) {
+			parts = append(parts, "P"+itoa(id)+" traitor")
+		} else if d, ok := v.Get(p, agreement.KeyDecision); ok {
+			k, _ := strconv.Atoi(d)
+			parts = append(parts, "P"+itoa(id)+" "+order(k))
+		} else {
+			parts = append(parts, "P"+itoa(id)+" undecided")
 		}
 	}
 	r.caption.RemoveAttribute("data-cycle")
