@@ -1,7 +1,6 @@
 package cc_test
 
 import (
-	"flag"
 	"fmt"
 	"slices"
 	"testing"
@@ -28,11 +27,7 @@ import (
 // failing seed with
 //
 //	go test ./core/algo/cc -run 'TestSweep/cc.majority$' -sweep.seed=N -v
-
-var (
-	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the cc sweep")
-	sweepSeeds = flag.Int("sweep.seeds", 1000, "seeds per scheme in the cc sweep")
-)
+const sweepN = 1000
 
 // tally counts, over a sweep, the runs left deadlocked and the rollbacks.
 type tally struct{ deadlocked, aborts, commits int }
@@ -138,7 +133,7 @@ func TestSweep(t *testing.T) {
 		found++
 		t.Run(spec.Name, func(t *testing.T) {
 			var n tally
-			algotest.Seeds(t, "./core/algo/cc", *sweepSeeds, *sweepSeed, func(seed uint64) string {
+			algotest.Seeds(t, "./core/algo/cc", sweepN, func(seed uint64) string {
 				if world, msg := sweepOne(t, spec, seed, &n); msg != "" {
 					return world + ": " + msg
 				}
@@ -148,10 +143,10 @@ func TestSweep(t *testing.T) {
 			// The workloads have contention: the locking schemes, which do
 			// not handle deadlock, are left deadlocked in some runs;
 			// timestamp ordering never waits, but rolls back.
-			if *sweepSeed == 0 && (spec.Name == "cc.timestamp") != (n.deadlocked == 0) {
+			if !algotest.Replaying() && (spec.Name == "cc.timestamp") != (n.deadlocked == 0) {
 				t.Errorf("%d runs left deadlocked", n.deadlocked)
 			}
-			if *sweepSeed == 0 && (spec.Name == "cc.timestamp") != (n.aborts > 0) {
+			if !algotest.Replaying() && (spec.Name == "cc.timestamp") != (n.aborts > 0) {
 				t.Errorf("%d rollbacks", n.aborts)
 			}
 		})

@@ -1,7 +1,6 @@
 package clock_test
 
 import (
-	"flag"
 	"fmt"
 	"slices"
 	"strings"
@@ -23,11 +22,7 @@ import (
 // replay it with
 //
 //	go test ./core/algo/clock -run 'TestSweep/clock.vector$' -sweep.seed=N -v
-
-var (
-	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the clock sweep")
-	sweepSeeds = flag.Int("sweep.seeds", 1000, "seeds per algorithm in the clock sweep")
-)
+const sweepN = 1000
 
 // sweepOne runs one random world and returns what went wrong ("" if
 // nothing), and a description of the world.
@@ -84,7 +79,7 @@ func TestSweep(t *testing.T) {
 		}
 		found++
 		t.Run(spec.Name, func(t *testing.T) {
-			algotest.Seeds(t, "./core/algo/clock", *sweepSeeds, *sweepSeed, func(seed uint64) string {
+			algotest.Seeds(t, "./core/algo/clock", sweepN, func(seed uint64) string {
 				if msg, world := sweepOne(t, spec, seed); msg != "" {
 					return world + ": " + msg
 				}

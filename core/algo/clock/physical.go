@@ -302,6 +302,25 @@ func (s *Slewer) Done(tag string) bool {
 	return true
 }
 
+// Poll starts a round of time requests, every period ticks: it re-arms the
+// period; then, unless a slew is in progress (a round trip timed across it
+// would be off by what the clock has yet to gain), it sends each of peers a
+// Request named by the clock's reading, which it returns with true, and
+// arms the gather timer to end the round timeout ticks later.
+func (s *Slewer) Poll(ctx proc.Context, peers []proc.NodeID, period, timeout proc.Duration, tag, gather string) (proc.Time, bool) {
+	ctx.SetTimer(period, tag)
+	if s.busy {
+		ctx.Log("slewing: no round")
+		return 0, false
+	}
+	round := ctx.Now()
+	for _, id := range peers {
+		ctx.Send(id, Request{Seq: int(round)})
+	}
+	ctx.SetTimer(timeout, gather)
+	return round, true
+}
+
 // Slew slews the clock by delta over at least `over` ticks, longer for a
 // loss that would otherwise lose a tick per tick, so that it never runs
 // backwards; it returns the ticks it takes. A delta beyond proc.MaxDelay

@@ -105,23 +105,12 @@ func TestPhysicalSweep(t *testing.T) {
 		}
 		found++
 		t.Run(spec.Name, func(t *testing.T) {
-			first, last := uint64(1), uint64(*sweepSeeds)
-			if testing.Short() {
-				last /= 5
-			}
-			if *sweepSeed != 0 {
-				first, last = *sweepSeed, *sweepSeed
-			}
-			failed := 0
-			for seed := first; seed <= last; seed++ {
+			algotest.Seeds(t, "./core/algo/clock", sweepN, func(seed uint64) string {
 				if msg, world := physicalOne(t, spec, seed); msg != "" {
-					t.Errorf("%s seed %d: %s: %s\nreplay: go test ./core/algo/clock -run 'TestPhysicalSweep/%s$' -sweep.seed=%d -v",
-						spec.Name, seed, world, msg, spec.Name, seed)
-					if failed++; failed == 3 {
-						t.Fatalf("%s: stopping after %d failing seeds", spec.Name, failed)
-					}
+					return world + ": " + msg
 				}
-			}
+				return ""
+			})
 		})
 	}
 	if found < 3 {

@@ -1,7 +1,6 @@
 package commit_test
 
 import (
-	"flag"
 	"fmt"
 	"testing"
 
@@ -25,11 +24,7 @@ import (
 // outcomes occur. A failure prints the seed; replay it with
 //
 //	go test ./core/algo/commit -run 'TestSweep/commit.twophase$' -sweep.seed=N -v
-
-var (
-	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the commit sweep")
-	sweepSeeds = flag.Int("sweep.seeds", 1000, "seeds per algorithm in the commit sweep")
-)
+const sweepN = 1000
 
 // sweepOne runs one world and returns its description, what went wrong
 // ("" for nothing) and the coordinator's decision (nil: none).
@@ -106,7 +101,7 @@ func TestSweep(t *testing.T) {
 		found++
 		t.Run(spec.Name, func(t *testing.T) {
 			outcomes := map[any]int{}
-			algotest.Seeds(t, "./core/algo/commit", *sweepSeeds, *sweepSeed, func(seed uint64) string {
+			algotest.Seeds(t, "./core/algo/commit", sweepN, func(seed uint64) string {
 				world, msg, d := sweepOne(t, spec, seed)
 				if msg != "" {
 					return world + ": " + msg
@@ -119,7 +114,7 @@ func TestSweep(t *testing.T) {
 			for _, k := range outcomes {
 				worlds += k
 			}
-			if *sweepSeed == 0 && (outcomes[commit.Commit] < worlds/10 || outcomes[commit.Abort] < worlds/10) {
+			if !algotest.Replaying() && (outcomes[commit.Commit] < worlds/10 || outcomes[commit.Abort] < worlds/10) {
 				t.Errorf("outcomes %v: want both commit and abort in a tenth of the worlds at least", outcomes)
 			}
 			t.Logf("outcomes (the decision known at the end): %v", outcomes)

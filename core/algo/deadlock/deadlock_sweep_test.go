@@ -1,7 +1,6 @@
 package deadlock_test
 
 import (
-	"flag"
 	"fmt"
 	"slices"
 	"testing"
@@ -25,10 +24,7 @@ import (
 // seed; replay it with
 //
 //	go test ./core/algo/deadlock -run 'TestSweep/deadlock.pex$' -sweep.seed=N -v
-var (
-	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the deadlock sweep")
-	sweepSeeds = flag.Int("sweep.seeds", 1000, "seeds per algorithm in the deadlock sweep")
-)
+const sweepN = 1000
 
 // horizon is when the sweep stops a run: its workload ends long before.
 const horizon = 3000
@@ -83,7 +79,7 @@ func TestSweep(t *testing.T) {
 		}
 		found++
 		t.Run(spec.Name, func(t *testing.T) {
-			algotest.Seeds(t, "./core/algo/deadlock", *sweepSeeds, *sweepSeed, func(seed uint64) string {
+			algotest.Seeds(t, "./core/algo/deadlock", sweepN, func(seed uint64) string {
 				return sweepOne(t, spec, seed)
 			})
 		})

@@ -1,7 +1,6 @@
 package mutex_test
 
 import (
-	"flag"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,11 +23,7 @@ import (
 // declares it. A failure prints the seed; replay it with
 //
 //	go test ./core/algo/mutex -run 'TestSweep/mutex.lamport$' -sweep.seed=N -v
-
-var (
-	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the mutex sweep")
-	sweepSeeds = flag.Int("sweep.seeds", 1000, "seeds per algorithm in the mutex sweep")
-)
+const sweepN = 1000
 
 // sweepCase is one random run.
 type sweepCase struct {
@@ -197,28 +192,13 @@ func TestSweep(t *testing.T) {
 		}
 		found = true
 		t.Run(spec.Name, func(t *testing.T) {
-			seeds := []uint64{*sweepSeed}
-			if *sweepSeed == 0 {
-				seeds = seeds[:0]
-				n := *sweepSeeds
-				if testing.Short() {
-					n /= 5
-				}
-				for s := 1; s <= n; s++ {
-					seeds = append(seeds, uint64(s))
-				}
-			}
-			failed := 0
-			for _, seed := range seeds {
+			algotest.Seeds(t, "./core/algo/mutex", sweepN, func(seed uint64) string {
 				c := newSweepCase(seed, spec.Assumptions)
 				if msg := sweepOne(t, spec, c); msg != "" {
-					t.Errorf("%s %s: %s\nreplay: go test ./core/algo/mutex -run 'TestSweep/%s$' -sweep.seed=%d -v",
-						spec.Name, c, msg, spec.Name, seed)
-					if failed++; failed == 3 {
-						t.Fatalf("%s: stopping after %d failing seeds", spec.Name, failed)
-					}
+					return fmt.Sprintf("%s: %s", c, msg)
 				}
-			}
+				return ""
+			})
 		})
 	}
 	if !found {

@@ -1,7 +1,6 @@
 package order_test
 
 import (
-	"flag"
 	"fmt"
 	"slices"
 	"testing"
@@ -23,11 +22,7 @@ import (
 // A failure prints the seed; replay it with
 //
 //	go test ./core/algo/order -run 'TestSweep/order.total/sequencer$' -sweep.seed=N -v
-
-var (
-	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the order sweep")
-	sweepSeeds = flag.Int("sweep.seeds", 500, "seeds per algorithm in the order sweep")
-)
+const sweepN = 500
 
 // sweepWorld runs one random world of the algorithm with config (the
 // variant, if any) and returns it and a description.
@@ -93,7 +88,7 @@ func TestSweep(t *testing.T) {
 				name += "/" + fmt.Sprint(config["variant"])
 			}
 			t.Run(name, func(t *testing.T) {
-				algotest.Seeds(t, "./core/algo/order", *sweepSeeds, *sweepSeed, func(seed uint64) string {
+				algotest.Seeds(t, "./core/algo/order", sweepN, func(seed uint64) string {
 					w, world := sweepWorld(t, spec, config, seed)
 					err := w.Judge(algo.PropertyNames(spec.Properties)...)
 					if err == nil {

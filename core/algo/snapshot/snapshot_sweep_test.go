@@ -1,7 +1,6 @@
 package snapshot_test
 
 import (
-	"flag"
 	"fmt"
 	"testing"
 
@@ -25,11 +24,7 @@ import (
 // its channel states hold. A failure prints the seed; replay it with
 //
 //	go test ./core/algo/snapshot -run 'TestSweep/snapshot.laiyang$' -sweep.seed=N -v
-
-var (
-	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the snapshot sweep")
-	sweepSeeds = flag.Int("sweep.seeds", 1000, "seeds per algorithm in the snapshot sweep")
-)
+const sweepN = 1000
 
 // sweepOne runs one random world and returns what the checkers and the
 // cuts found wrong ("" if nothing), and a description of the world. With
@@ -145,7 +140,7 @@ func TestSweep(t *testing.T) {
 		}
 		found++
 		t.Run(spec.Name, func(t *testing.T) {
-			algotest.Seeds(t, "./core/algo/snapshot", *sweepSeeds, *sweepSeed, func(seed uint64) string {
+			algotest.Seeds(t, "./core/algo/snapshot", sweepN, func(seed uint64) string {
 				checkers, cuts, world := sweepOne(t, spec, seed, false)
 				if msg := checkers + cuts; msg != "" {
 					return world + ": " + msg

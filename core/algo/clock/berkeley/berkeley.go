@@ -170,18 +170,10 @@ func (p *node) Timer(ctx proc.Context, tag string) {
 	switch tag {
 	case timerRound:
 		// The master polls every other process at once: the round is named
-		// by its clock at the poll, which every request carries. Not while
-		// its own clock slews: its estimates would be off by the rest.
-		ctx.SetTimer(p.period, timerRound)
-		if p.Busy() {
-			ctx.Log("slewing: no round")
-			return
+		// by its clock at the poll, which every request carries.
+		if round, ok := p.Poll(ctx, ctx.Peers(), p.period, p.timeout, timerRound, timerGather); ok {
+			p.round, p.samples = round, p.samples[:0]
 		}
-		p.round, p.samples = ctx.Now(), p.samples[:0]
-		for _, id := range ctx.Peers() {
-			ctx.Send(id, clock.Request{Seq: int(p.round)})
-		}
-		ctx.SetTimer(p.timeout, timerGather)
 	case timerGather:
 		p.average(ctx)
 	}

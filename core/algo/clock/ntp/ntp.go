@@ -121,16 +121,9 @@ func (p *node) Timer(ctx proc.Context, tag string) {
 	}
 	switch tag {
 	case timerPoll:
-		ctx.SetTimer(p.period, timerPoll)
-		if p.Busy() {
-			ctx.Log("slewing: no poll this round")
-			return
+		if round, ok := p.Poll(ctx, ctx.Neighbors(), p.period, p.timeout, timerPoll, timerGather); ok {
+			p.round, p.replies = round, p.replies[:0]
 		}
-		p.round, p.replies = ctx.Now(), p.replies[:0]
-		for _, id := range ctx.Neighbors() {
-			ctx.Send(id, clock.Request{Seq: int(p.round)})
-		}
-		ctx.SetTimer(p.timeout, timerGather)
 	case timerGather:
 		for _, s := range p.replies {
 			f := append(p.filters[s.From], s)

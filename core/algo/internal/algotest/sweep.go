@@ -1,6 +1,7 @@
 package algotest
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"slices"
@@ -60,18 +61,27 @@ func Partition(a algo.Assumptions, seed uint64, s *sim.Sim, ids []sim.NodeID, wi
 	return []string{fmt.Sprintf("t=%d partition %v", at, groups), fmt.Sprintf("t=%d heal", healed)}, healed
 }
 
-// Seeds runs a sweep's seeds, 1 to n (a fifth of them with -short), or
-// only seed only when it is not 0: run judges one and says what went wrong
-// ("" for nothing). A failure names the seed and the command that runs it
-// again, pkg's test of this name with -sweep.seed; the test stops after
-// three failing seeds.
-func Seeds(t *testing.T, pkg string, n int, only uint64, run func(seed uint64) string) {
+// The flags of every package's seed sweep.
+var (
+	sweepSeed  = flag.Uint64("sweep.seed", 0, "run only this seed of the seed sweep")
+	sweepSeeds = flag.Int("sweep.seeds", 0, "seeds per algorithm in the seed sweep (0: the sweep's own number)")
+)
+
+// Seeds runs a sweep's seeds, 1 to n or -sweep.seeds (a fifth of them with
+// -short), or only -sweep.seed when it is given: run judges one and says
+// what went wrong ("" for nothing). A failure names the seed and the
+// command that runs it again, pkg's test of this name with -sweep.seed;
+// the test stops after three failing seeds.
+func Seeds(t *testing.T, pkg string, n int, run func(seed uint64) string) {
+	if *sweepSeeds > 0 {
+		n = *sweepSeeds
+	}
 	first, last := uint64(1), uint64(n)
 	if testing.Short() {
 		last /= 5
 	}
-	if only != 0 {
-		first, last = only, only
+	if *sweepSeed != 0 {
+		first, last = *sweepSeed, *sweepSeed
 	}
 	failed := 0
 	for seed := first; seed <= last; seed++ {
@@ -83,3 +93,7 @@ func Seeds(t *testing.T, pkg string, n int, only uint64, run func(seed uint64) s
 		}
 	}
 }
+
+// Replaying reports whether the sweep runs one seed again (-sweep.seed),
+// when the figures over all seeds it asserts do not apply.
+func Replaying() bool { return *sweepSeed != 0 }
