@@ -16,6 +16,12 @@ package main
 // With two or more worlds whose clocks drift, "Compare worlds" draws each
 // world's largest clock error of any process over time, one line per world:
 // Cristian, Berkeley and NTP on the same drifting clocks, in one picture.
+//
+// The clocks' first offsets can dwarf the error that synchronization
+// leaves: "Zoom to synchronized" scales the chart to what the clocks keep
+// to after the first correction (series.Chart.Settled). "Hide" folds the
+// chart away, for a screen too short for the diagram, the chart and the
+// log together.
 
 import (
 	"fmt"
@@ -41,6 +47,7 @@ const (
 type chartView struct {
 	a                             *app
 	box, compare, legend, caption dom.Element
+	zoom, fold, body              dom.Element
 	title                         dom.Element
 	top, bottom, end              dom.Element // the axes' labels
 	svg, cursor                   js.Value
@@ -48,17 +55,28 @@ type chartView struct {
 	keys                          []string        // by world: the chart's state key, "" for clock error
 	known                         []bool          // the engine answered for the world
 	run                           int             // the result the charts are of
-	comparing                     bool
+	comparing, zooming, folded    bool
 	t1                            float64 // the last time the plot spans
 }
 
 func newChartView(a *app) *chartView {
 	c := &chartView{a: a, box: byID("clocks"), compare: byID("clock-compare"), legend: byID("clock-legend"),
 		caption: byID("clock-caption"), title: byID("clock-title"), top: byID("clock-top"), bottom: byID("clock-bottom"), end: byID("clock-end")}
+	c.zoom, c.fold, c.body = byID("clock-zoom"), byID("clock-fold"), byID("clock-body")
 	c.svg = byID("clock-svg").Underlying()
 	onClick(c.compare, func() {
 		c.comparing = !c.comparing
 		c.render()
+	})
+	onClick(c.zoom, func() {
+		c.zooming = !c.zooming
+		c.render()
+	})
+	onClick(c.fold, func() {
+		c.folded = !c.folded
+		show(c.body, !c.folded)
+		c.fold.SetAttribute("aria-expanded", fmt.Sprint(!c.folded))
+		c.fold.SetTextContent(map[bool]string{false: "Hide", true: "Show"}[c.folded])
 	})
 	return c
 }
@@ -155,6 +173,9 @@ func (c *chartView) render() {
 	show(c.compare, len(worlds) > 1 && c.keys[i] == "")
 	c.comparing = c.comparing && len(worlds) > 1 && c.keys[i] == ""
 	c.compare.SetAttribute("aria-pressed", fmt.Sprint(c.comparing))
+	show(c.zoom, c.keys[i] == "" && len(c.charts[i].Marks) > 0)
+	c.zoom.SetAttribute("aria-pressed", fmt.Sprint(c.zooming))
+	c.svg.Get("classList").Call("remove", "zoomed")
 	c.svg.Set("innerHTML", "")
 	empty(c.legend)
 	ch, key := c.charts[i], c.keys[i]
@@ -209,6 +230,10 @@ func (c *chartView) renderWorld(ch *series.Chart, key string) {
 		}
 		lo, hi = min(lo, ch.Lo[k]), max(hi, ch.Hi[k])
 	}
+	zoomed := false
+	if l, h, ok := ch.Settled(); ok && key == "" && c.zooming {
+		lo, hi, zoomed = l, h, true
+	}
 	p := spanOf(lo, hi, key == "")
 	p.cols = ch.Cols
 	c.axes(p, ch.End, key == "")
@@ -235,11 +260,20 @@ func (c *chartView) renderWorld(ch *series.Chart, key string) {
 	if key != "" {
 		what = key + " over time"
 	}
+	caption := "Each process's " + what + "."
 	if n > len(ch.Procs) {
-		c.caption.SetTextContent(fmt.Sprintf("The first %d of %d processes: each one's %s; the grey band holds all of them.", len(ch.Procs), n, what))
-	} else {
-		c.caption.SetTextContent("Each process's " + what + ".")
+		caption = fmt.Sprintf("The first %d of %d processes: each one's %s; the grey band holds all of them.", len(ch.Procs), n, what)
 	}
+	c.caption.SetTextContent(caption + c.zoomed(zoomed))
+}
+
+// zoomed clips the plot when zoomed, and says so in the caption.
+func (c *chartView) zoomed(zoomed bool) string {
+	if !zoomed {
+		return ""
+	}
+	c.svg.Get("classList").Call("add", "zoomed")
+	return " Zoomed to the error once synchronized: a line leaves the plot where it goes beyond."
 }
 
 func (c *chartView) band(p plot, ch *series.Chart) {
@@ -272,6 +306,18 @@ func (c *chartView) renderComparison(worlds []int) {
 			hi = max(hi, e)
 		}
 	}
+	zoomed := false
+	if c.zooming {
+		var top int64
+		for _, w := range worlds {
+			if _, h, ok := c.charts[w].SettledWorst(); ok {
+				top, zoomed = max(top, h), true
+			}
+		}
+		if zoomed {
+			hi = top
+		}
+	}
 	p := spanOf(0, hi, true)
 	p.cols = chartCols
 	c.axes(p, end, true)
@@ -288,7 +334,7 @@ func (c *chartView) renderComparison(worlds []int) {
 		h := c.a.worlds[w].Header
 		c.line(k, pts, fmt.Sprintf("world %d: %s", h.World, h.Algorithm), worst[k][len(worst[k])-1])
 	}
-	c.caption.SetTextContent("Each world's largest clock error of any process (|clock − true time|, in ticks) over time.")
+	c.caption.SetTextContent("Each world's largest clock error of any process (|clock − true time|, in ticks) over time." + c.zoomed(zoomed))
 }
 
 // axes labels the plot, and draws its zero line for errors.

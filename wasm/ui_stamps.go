@@ -99,7 +99,7 @@ func (v *stampView) draw(r *replay.Replay, out *spacetime.Drawing) {
 						texts[k] = strings.ReplaceAll(string(trace.AppendJSON(nil, e.New)), "[", "(")
 						texts[k] = strings.ReplaceAll(texts[k], "]", ")")
 					}
-				case !trace.Stamped(e.Type):
+				case lam[p.I] == 0: // no event of its own (see replay.Lamport)
 				case vector:
 					texts[k] = vectorText(vec[p.I])
 				default:

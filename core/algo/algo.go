@@ -8,6 +8,7 @@ package algo
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,6 +34,10 @@ type Param struct {
 	Doc     string
 	Min     float64 // inclusive bounds for Int and Float; Min == Max: none
 	Max     float64
+	// Process: an Int naming a process of the world, which sim.world
+	// refuses when it names none; a negative value (none, or a default
+	// the algorithm picks) is not checked.
+	Process bool
 }
 
 // CommandSpec documents a command nodes accept.
@@ -353,6 +358,20 @@ func (v Values) Bool(k string) bool      { return v[k].(bool) }
 func (v Values) String(k string) string  { return v[k].(string) }
 func (v Values) Time(k string) proc.Time { return proc.Time(v[k].(int)) }
 func (v Values) ID(k string) proc.NodeID { return proc.NodeID(v[k].(int)) }
+
+// CheckProcesses rejects a configuration whose Process keys name no
+// process of the world (ids).
+func (s *Spec) CheckProcesses(v Values, ids []proc.NodeID) error {
+	for _, p := range s.Config {
+		if !p.Process {
+			continue
+		}
+		if id := v.ID(p.Name); id >= 0 && !slices.Contains(ids, id) {
+			return fmt.Errorf("config key %q: %d is not a process (ids: %s)", p.Name, id, proc.FormatIDs(ids))
+		}
+	}
+	return nil
+}
 
 // Resolve checks user-given settings against the spec and fills defaults.
 // Errors name the offending key.

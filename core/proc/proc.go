@@ -9,7 +9,11 @@
 // (Start, Receive, Timer, Command) and ask for effects through the Context.
 package proc
 
-import "math/rand/v2"
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
 
 // NodeID is a process id. It doubles as the process's priority number, so
 // that textbook examples can be written with the ids they print. Ids have
@@ -18,6 +22,23 @@ import "math/rand/v2"
 // coordinator's) make up much of it, and a million-process world runs at
 // the speed of its records' memory.
 type NodeID int32
+
+// FormatIDs lists ids for a message, "1, 2, 3", the first dozen of a
+// longer list followed by how many there are in all.
+func FormatIDs(ids []NodeID) string {
+	var b strings.Builder
+	for i, id := range ids {
+		if i == 12 {
+			fmt.Fprintf(&b, ", ... (%d in all)", len(ids))
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, int(id))
+	}
+	return b.String()
+}
 
 // MinID and MaxID bound process ids: they must survive a round trip through
 // the trace (where the lowest int32 marks "no process") and JSON readers

@@ -9,6 +9,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"dsim/core/algo/mutex"
+	"dsim/core/proc"
 	"dsim/core/sim"
 	"dsim/core/trace"
 )
@@ -48,7 +49,7 @@ var worldMethods = []entry[*world]{
 	{"count", "([{type=, kind=, node=}])", "integer", "The number of recorded trace events matching the filter (all keys optional). It scans the trace, so inside a hook or a `when` condition, which run at every event, count in a hook instead.", wCount},
 	{"events", "([{type=, kind=, node=}])", "list of events", "The recorded trace events matching the filter, as hook events.", wEvents},
 	{"consistent", "{[id]=seq, ...}", "ok, backward, in_flight", "Judges a cut of the trace: for each process, the seq of the last of its events the cut holds (-1 or missing: none). ok is whether the cut is consistent: no message crosses it backwards (delivered inside, sent outside). backward lists those messages and in_flight the messages sent inside and neither delivered nor dropped inside (the channels' states at the cut), each as {send=seq, deliver=seq or nil, from=, to=, kind=, id=}.", wConsistent},
-	{"timestamps", "([{type=, kind=, node=}])", "list of rows", "The logical timestamps of the recorded events the filter selects (keys as w:events), computed from the trace whatever the algorithm keeps: sends, deliveries, timers, commands, crashes and recoveries, each as {seq=, node=, type=, lamport=, vector={...}}. lamport is one more than the larger of its process's previous event's and, for a delivery, its send's; vector holds one entry per process in the order of w:ids(), by the vector clock's rule, and is left out where a vector per event would pass a million entries (processes times events).", wTimestamps},
+	{"timestamps", "([{type=, kind=, node=}])", "list of rows", "The logical timestamps of the recorded events the filter selects (keys as w:events), computed from the trace whatever the algorithm keeps: sends, deliveries, timers, commands, crashes and recoveries, each as {seq=, node=, type=, lamport=, vector={...}}. A timer or a command whose handler sends is no event of its own: its first send is, as in the texts (p1 sending m1 is one event) and in the algorithms that keep logical clocks. lamport is one more than the larger of its process's previous event's and, for a delivery, its send's; vector holds one entry per process in the order of w:ids(), by the vector clock's rule, and is left out where a vector per event would pass a million entries (processes times events).", wTimestamps},
 }
 
 // node is the object w:node(id) returns.
@@ -160,21 +161,7 @@ func (w *world) nodesOption(L *lua.LState, t *lua.LTable, method string) []sim.N
 	return nodes
 }
 
-func (w *world) idList() string {
-	ids := w.s.IDs()
-	var b strings.Builder
-	for i, id := range ids {
-		if i == 12 {
-			fmt.Fprintf(&b, ", ... (%d in all)", len(ids))
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprint(&b, int(id))
-	}
-	return b.String()
-}
+func (w *world) idList() string { return proc.FormatIDs(w.s.IDs()) }
 
 // settings reads an optional table of named settings, rejecting unknown
 // names.

@@ -341,6 +341,9 @@ func (r *runner) newWorld(v lua.LValue) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := spec.CheckProcesses(values, g.Topology.IDs); err != nil {
+		return nil, fmt.Errorf("%s: %v", spec.Name, err)
+	}
 	if spec.Check != nil {
 		if err := spec.Check(values, g.Topology.IDs); err != nil {
 			return nil, fmt.Errorf("%s: %v", spec.Name, err)

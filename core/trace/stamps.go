@@ -6,8 +6,11 @@ package trace
 // (w:timestamps). The events are those of the texts' model: a send, a
 // receive (delivery), and the internal events a process is handed (a timer,
 // a command, a crash or a recovery); a delivery also follows its message's
-// send. State changes and log lines happen within those events and have no
-// timestamp of their own, nor do events at no process.
+// send. A timer or a command whose handler sends is no event of its own:
+// its first send is ("p1 sends m1": one event, not two), as the algorithms
+// that keep logical clocks count. State changes and log lines happen within
+// those events and have no timestamp of their own, nor do events at no
+// process.
 
 // Stamped reports whether an event of type t has a timestamp.
 func Stamped(t Type) bool {
@@ -30,11 +33,16 @@ type Stamper struct {
 	lastV  [][]int32
 	sentL  map[uint64]int // by message id: its send's timestamps (a duplicate shares them)
 	sentV  map[uint64][]int32
+	// cause is the position of the process whose timer or command the
+	// last event was (-1: none), whose first send takes its timestamp;
+	// absorbed is whether the last event stamped did.
+	cause    int
+	absorbed bool
 }
 
 // NewStamper stamps the events of n processes, their vectors too if vector.
 func NewStamper(n int, vector bool) *Stamper {
-	s := &Stamper{n: n, vector: vector, lastL: make([]int, n), sentL: map[uint64]int{}}
+	s := &Stamper{n: n, vector: vector, lastL: make([]int, n), sentL: map[uint64]int{}, cause: -1}
 	if vector {
 		s.lastV, s.sentV = make([][]int32, n), map[uint64][]int32{}
 	}
@@ -45,8 +53,27 @@ func NewStamper(n int, vector bool) *Stamper {
 // its timestamps; ok is false for an event without one. v is nil unless
 // vectors are kept, and must not be modified.
 func (s *Stamper) Stamp(e *Event, p int) (l int, v []int32, ok bool) {
+	if p != s.cause || (e.Type != Send && Stamped(e.Type)) {
+		s.cause = -1 // the handler of the timer or command has ended
+	}
+	s.absorbed = false
 	if p < 0 || p >= s.n || !Stamped(e.Type) {
 		return 0, nil, false
+	}
+	if e.Type == Send && p == s.cause {
+		// the first send of a timer's or a command's handler is the
+		// event the timer or command stood for
+		s.cause, s.absorbed = -1, true
+		l = s.lastL[p]
+		if s.vector {
+			v = s.lastV[p]
+			s.sentV[e.MsgID] = v
+		}
+		s.sentL[e.MsgID] = l
+		return l, v, true
+	}
+	if e.Type == Timer || e.Type == Command {
+		s.cause = p
 	}
 	l = s.lastL[p]
 	sl, recv := 0, false
@@ -77,3 +104,9 @@ func (s *Stamper) Stamp(e *Event, p int) (l int, v []int32, ok bool) {
 	}
 	return l, v, true
 }
+
+// Absorbed reports whether the last event stamped was the first send of a
+// timer's or a command's handler, which took the timer's or command's
+// timestamp: that earlier event is then no event of its own, and its
+// caller leaves it out.
+func (s *Stamper) Absorbed() bool { return s.absorbed }

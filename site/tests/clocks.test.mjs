@@ -76,3 +76,44 @@ test("the clock chart draws each clock's error, its corrections, and compares wo
   await runState(page, "done");
   await page.waitForFunction(() => document.querySelector("#clocks").hidden, null, { timeout: patience });
 });
+
+// World 2's clocks start up to 5 ticks off and are stepped to true time
+// every 100 ticks, drifting by at most 2 ticks in between: zoomed to the
+// error once synchronized, the scale narrows from the start's offsets to
+// that drift, and the lines are clipped. Hide folds the chart
+// and gives its room back; Show brings it back as it was.
+test("the clock chart zooms to the synchronized error, and folds away", async (t) => {
+  const page = await pg.open(t, { viewport: { width: 1440, height: 900 } });
+  await page.evaluate((s) => dsimEditor.setText(s), src);
+  await page.click("#run");
+  await runState(page, "done");
+  await page.waitForSelector("#clocks:not([hidden]) #clock-svg polyline", { timeout: patience });
+  assert.ok(await page.locator("#clock-zoom").isHidden(), "world 1 makes no correction: nothing to zoom to");
+  await page.selectOption("#world", "1");
+  await page.waitForFunction(() => document.querySelectorAll("#clock-svg .mark").length > 0, null, { timeout: patience });
+  const span = () => page.evaluate(() => Number(document.querySelector("#clock-top").textContent) - Number(document.querySelector("#clock-bottom").textContent));
+  const whole = await span();
+  await page.click("#clock-zoom");
+  const zoomed = await span();
+  t.diagnostic(`scale ${whole} → ${zoomed}`);
+  assert.ok(whole >= 8 && zoomed <= 5, `zoomed scale ${zoomed} ticks, the whole run's ${whole}`);
+  assert.equal(await page.getAttribute("#clock-zoom", "aria-pressed"), "true");
+  assert.match(await page.textContent("#clock-caption"), /Zoomed to the error once synchronized/);
+  assert.ok(await page.evaluate(() => document.querySelector("#clock-svg").classList.contains("zoomed")), "the zoomed plot clips its lines");
+  await page.screenshot({ path: artifact("clocks-zoomed.png") });
+  await page.click("#clock-zoom");
+  assert.equal(await span(), whole, "unzoomed, the whole run's scale again");
+
+  const diagram = () => page.evaluate(() => document.querySelector("#diagram").getBoundingClientRect().height);
+  const before = await diagram();
+  await page.click("#clock-fold");
+  assert.ok(await page.locator("#clock-body").isHidden(), "Hide folds the plot and its caption");
+  assert.equal(await page.getAttribute("#clock-fold", "aria-expanded"), "false");
+  assert.equal(await page.textContent("#clock-fold"), "Show");
+  await page.waitForFunction((h) => document.querySelector("#diagram").getBoundingClientRect().height >= h, before, { timeout: patience });
+  await page.selectOption("#world", "0");
+  await page.waitForFunction(() => document.querySelector("#clock-legend").textContent.includes("P1"), null, { timeout: patience });
+  assert.ok(await page.locator("#clock-body").isHidden(), "the chart stays folded from world to world");
+  await page.click("#clock-fold");
+  assert.ok(await page.locator("#clock-svg polyline").first().isVisible(), "Show brings the chart back");
+});

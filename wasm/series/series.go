@@ -21,7 +21,11 @@
 // engine, which holds the trace.
 package series
 
-import "dsim/core/trace"
+import (
+	"slices"
+
+	"dsim/core/trace"
+)
 
 // MaxLines is the most processes drawn one line each; past it the chart
 // shows the band of all of them.
@@ -312,6 +316,39 @@ func (ch *Chart) Worst() []int64 {
 		}
 	}
 	return out
+}
+
+// Settled is the range a clock-error chart keeps to once synchronized:
+// over the columns after its first correction, from the tenth percentile
+// of the columns' lowest values to the ninetieth of their highest, so that
+// neither the offsets the clocks start with nor the first columns of a
+// slew set the scale; ok is false for a chart without corrections.
+func (ch *Chart) Settled() (lo, hi int64, ok bool) {
+	return ch.settled(ch.Lo, ch.Hi)
+}
+
+// SettledWorst is Settled for the chart's Worst line.
+func (ch *Chart) SettledWorst() (lo, hi int64, ok bool) {
+	w := ch.Worst()
+	return ch.settled(w, w)
+}
+
+func (ch *Chart) settled(los, his []int64) (lo, hi int64, ok bool) {
+	if len(ch.Marks) == 0 {
+		return 0, 0, false
+	}
+	var l, h []int64
+	for c := ch.Marks[0] + 1; c < ch.Cols; c++ {
+		if ch.Has[c] {
+			l, h = append(l, los[c]), append(h, his[c])
+		}
+	}
+	if len(l) == 0 {
+		return 0, 0, false
+	}
+	slices.Sort(l)
+	slices.Sort(h)
+	return l[len(l)/10], h[len(h)-1-len(h)/10], true
 }
 
 func abs(x int64) int64 {

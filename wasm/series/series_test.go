@@ -142,3 +142,34 @@ func TestStateKeySteps(t *testing.T) {
 		t.Errorf("band at the end %d..%d, at 1 %d..%d", ch.Lo[9], ch.Hi[9], ch.Lo[1], ch.Hi[1])
 	}
 }
+
+// Clocks that start 100 ticks off, are corrected in column 4, and then keep
+// within −2..+3 but for one spike of 50 (a slew's first column): the
+// settled range is −2..+3, set neither by the start nor by the spike; the
+// Worst line's is 2..3 (its |values|); a chart without corrections has
+// none.
+func TestSettledLeavesOutTheStartAndSpikes(t *testing.T) {
+	const cols = 40
+	ch := &Chart{Cols: cols, Lo: make([]int64, cols), Hi: make([]int64, cols), Has: make([]bool, cols), Marks: []int{4, 20}}
+	for c := range cols {
+		ch.Has[c] = c != 30 // a column without events
+		switch {
+		case c <= 4:
+			ch.Lo[c], ch.Hi[c] = 90, 100
+		case c == 5:
+			ch.Lo[c], ch.Hi[c] = 0, 50
+		default:
+			ch.Lo[c], ch.Hi[c] = int64(-2+c%2), int64(2+c%2)
+		}
+	}
+	if lo, hi, ok := ch.Settled(); !ok || lo != -2 || hi != 3 {
+		t.Fatalf("Settled() = %d, %d, %v; want -2, 3, true", lo, hi, ok)
+	}
+	if lo, hi, ok := ch.SettledWorst(); !ok || lo != 2 || hi != 3 {
+		t.Fatalf("SettledWorst() = %d, %d, %v; want 2, 3, true", lo, hi, ok)
+	}
+	ch.Marks = nil
+	if _, _, ok := ch.Settled(); ok {
+		t.Fatal("a chart without corrections has a settled range")
+	}
+}

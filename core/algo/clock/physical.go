@@ -201,20 +201,22 @@ func Answer(ctx proc.Context, to proc.NodeID, q Request, bound, stratum int) {
 // Claim is a process's latest claimed bound, kept to answer with its
 // present value: the claim grown by the drift since, measured on its own
 // clock (a drifting clock measures Δ within ρ·Δ, which one more Grow
-// covers).
+// covers). A reference clock's claim does not grow: its receiver keeps it
+// on true time (a time server's UTC receiver, NTP's stratum 1).
 type Claim struct {
-	Drift Drift
-	b     int
-	at    proc.Time
-	ok    bool
+	Drift     Drift
+	b         int
+	at        proc.Time
+	ok, fixed bool
 }
 
-// Start sets KeyDrift, and claims b against the reference ref when ok (a
-// reference clock claims 0 against true time at boot).
-func (c *Claim) Start(ctx proc.Context, ref string, b int, ok bool) {
+// Start sets KeyDrift, and when reference is set, claims b against ref
+// for good: a reference clock claims 0 against true time at boot, and
+// keeps that claim.
+func (c *Claim) Start(ctx proc.Context, ref string, b int, reference bool) {
 	ctx.Set(KeyDrift, int(c.Drift))
-	c.ok = false
-	if ok {
+	c.ok, c.fixed = false, reference
+	if reference {
 		c.Set(ctx, ref, b)
 	}
 }
@@ -237,6 +239,9 @@ func (c *Claim) Set(ctx proc.Context, ref string, b int) {
 func (c *Claim) Now(ctx proc.Context) (b int, ok bool) {
 	if !c.ok {
 		return 0, false
+	}
+	if c.fixed {
+		return c.b, true
 	}
 	d := max(int(ctx.Now()-c.at), 0)
 	return c.b + 2*c.Drift.Grow(d), true

@@ -66,7 +66,7 @@ var ElectCommand = algo.CommandSpec{Name: "elect", Doc: "start an election at th
 
 // idParam is an integer key naming a process, or -1 for none.
 func idParam(name, doc string) algo.Param {
-	return algo.Param{Name: name, Type: algo.Int, Default: int(None), Doc: doc, Min: -1, Max: math.MaxInt32}
+	return algo.Param{Name: name, Type: algo.Int, Default: int(None), Doc: doc, Min: -1, Max: math.MaxInt32, Process: true}
 }
 
 // BootParams are the keys that set what processes know and do at boot:

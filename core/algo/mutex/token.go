@@ -10,7 +10,7 @@ import (
 // HolderParam is the configuration key by which the token algorithms name
 // the process that holds the token at boot.
 var HolderParam = algo.Param{Name: "holder", Type: algo.Int, Default: -1, Min: -1, Max: float64(proc.MaxID),
-	Doc: "the process holding the token at boot (-1: the first process in ring order, the root of a tree)"}
+	Doc: "the process holding the token at boot (-1: the first process in ring order, the root of a tree)", Process: true}
 
 // StartsWithToken reports whether the process behind ctx holds the token at
 // boot, holder being the HolderParam value. A recovered process never does:

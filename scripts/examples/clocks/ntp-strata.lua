@@ -8,7 +8,9 @@
 -- and drifts by up to 0.1%, and each crossing takes 1 to 5 ticks: θ is off by up to δ/2 − min,
 -- and the clock filter keeps, of the last 8 samples, the one of least δ. The bounds the processes
 -- claim add up down the tree: a stratum-3 process claims its own error plus its server's, so the
--- lower strata (higher numbers) claim, and show, larger errors.
+-- lower strata (higher numbers) claim larger bounds. The errors they show stay within their claims;
+-- they tend to grow down the tree too, but not always: a stratum-3 clock that drew short round trips
+-- can end up as close to true time as its server.
 
 local w = sim.world{ algorithm = "clock.ntp", n = 7, topology = "tree", seed = 7,
                      latency = { "uniform", 1, 5 },
@@ -40,6 +42,9 @@ local function mean(list, key)
   return sum / #list
 end
 expect(mean(by[3], "claim") > mean(by[2], "claim") and mean(by[2], "claim") > 0, "the claims grow down the strata")
-expect(mean(by[3], "worst") > mean(by[2], "worst") and worst[1] == 0, "and so do the errors; the reference has none")
+local within = true
+for id = 1, 7 do within = within and worst[id] <= w:node(id):get("clock_bound") end
+expect(within and worst[1] == 0, "every error is within its process's claim; the reference has none")
+print(string.format("mean error: %.1f at stratum 2, %.1f at stratum 3", mean(by[2], "worst"), mean(by[3], "worst")))
 expect(w:check("clock.accuracy"))
 expect(w:check("clock.skew"))

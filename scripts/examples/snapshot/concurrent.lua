@@ -62,8 +62,10 @@ for s = 1, 2 do
   expect(same and recorded == n, string.format("snapshot %d: its channels hold the %d transfers in flight across it: %s", s, n, table.concat(flying, ", ")))
   expect(r.balances + r.channels == 400, string.format("snapshot %d: %d in the accounts + %d in the channels = 400", s, r.balances, r.channels))
 end
-expect(snaps[1].balances == 326 and snaps[1].channels == 74 and snaps[2].balances == 316 and snaps[2].channels == 84,
-       "two different cuts of the same run (seed 7): 326 + 74 and 316 + 84")
+local differ = false
+for id = 1, 4 do differ = differ or snaps[1].cut[id] ~= snaps[2].cut[id] end
+expect(differ, string.format("two different cuts of the same run: %d + %d and %d + %d",
+       snaps[1].balances, snaps[1].channels, snaps[2].balances, snaps[2].channels))
 
 -- Lai and Yang's colours take one snapshot however many processes initiate it: the same bank on
 -- links in any order, P1 and P3 turning red at t=20. Their snapshot (id 1) adds up to 400, and the

@@ -27,7 +27,7 @@ Assumptions: no message arrives in less than min ticks (a shorter crossing makes
 		Topology:    "complete",
 		Assumptions: clock.External,
 		Config: append([]algo.Param{
-			{Name: "server", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the time server's id (-1: the first process in ring order)"},
+			{Name: "server", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the time server's id (-1: the first process in ring order)", Process: true},
 			{Name: "k", Type: algo.Int, Default: 3, Min: 1, Max: 100, Doc: "requests per round; the reply with the smallest round trip is used"},
 			{Name: "step", Type: algo.Bool, Default: true, Doc: "step the clock to t + T_round/2 (Coulouris); false: slew it there over period ticks so that it never runs backwards (Tanenbaum)"},
 		}, clock.PhysicalParams(500)...),

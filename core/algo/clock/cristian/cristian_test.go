@@ -97,3 +97,23 @@ func TestCristianIgnores(t *testing.T) {
 		t.Error("a command was accepted")
 	}
 }
+
+// The time server reads true time (its UTC receiver keeps it there): it
+// answers with a bound of 0 at boot and still 0 a hundred thousand ticks
+// later, under the default 1% drift bound. A bound that grew with the age
+// of the run would let its clients claim hundreds of ticks, and
+// clock.accuracy pass a clock that far off.
+func TestServerClaimDoesNotGrow(t *testing.T) {
+	n := algotest.Process(t, "clock.cristian", map[string]any{}, 1)
+	f := algotest.NewFake(1, 1, 2)
+	n.Start(f)
+	for _, at := range []proc.Time{3, 100_000} {
+		f.Time = at
+		f.Take()
+		n.Receive(f, 2, clock.Request{Seq: 1})
+		sent := f.Take()
+		if len(sent) != 1 || sent[0].Msg.(clock.Reply).Bound != 0 {
+			t.Fatalf("t=%d: the server answered %v, want one reply of bound 0", at, sent)
+		}
+	}
+}

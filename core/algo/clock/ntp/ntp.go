@@ -39,7 +39,7 @@ Assumptions: no message arrives in less than min ticks, every reply within timeo
 		Topology:    "tree",
 		Assumptions: clock.External,
 		Config: append([]algo.Param{
-			{Name: "reference", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the stratum-1 server, which reads true time (-1: the first process in ring order)"},
+			{Name: "reference", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the stratum-1 server, which reads true time (-1: the first process in ring order)", Process: true},
 			{Name: "step", Type: algo.Int, Default: 128, Min: 0, Max: 1e9, Doc: "offsets beyond this many ticks are stepped, smaller ones slewed"},
 		}, clock.PhysicalParams(100)...),
 		State: append(clock.UTCClaims("the accuracy claimed at the latest correction (0 at a reference)"),

@@ -118,7 +118,7 @@ Failures: tolerates crashes and recoveries of the coordinator and of clients. Ne
 			FIFO: true, Crashes: algo.CrashRecovery, Latency: algo.LatencyBound{Key: "election_T", Trips: 2, Timeout: true},
 		},
 		Config: append([]algo.Param{
-			{Name: "coordinator", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the coordinator at boot, known to every process (-1: the highest id)"},
+			{Name: "coordinator", Type: algo.Int, Default: -1, Min: -1, Max: math.MaxInt32, Doc: "the coordinator at boot, known to every process (-1: the highest id)", Process: true},
 			{Name: "denied", Type: algo.Bool, Default: true, Doc: `answer a request that has to wait with DENIED, as the notes' pseudo code does: 4 messages for a contended entry (false: the notes' prose, "request, OK, release", no DENIED: 3 messages for every entry)`},
 		}, lower...),
 		Commands: append(slices.Clone(mutex.Commands), bully.Commands...),
