@@ -219,6 +219,8 @@ cmd_bench() {
 	say "GOOS=js GOARCH=wasm go build -o build/dsim.wasm ./cmd/dsim; dsim bench under Node $(node --version)"
 	GOOS=js GOARCH=wasm go build -o build/dsim.wasm ./cmd/dsim
 	"$WASM_DIR/go_js_wasm_exec" build/dsim.wasm bench
+	say "the vector clock benchmark under Node (n = 1000, 10^6 messages)"
+	PATH="$WASM_DIR:$PATH" GOOS=js GOARCH=wasm go test -run '^$' -bench VectorMillion -benchmem ./core/algo/clock/vector
 }
 
 case "${1:-}" in

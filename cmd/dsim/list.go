@@ -17,7 +17,7 @@ import (
 )
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("list", "list [--json] [ALGORITHM]", stderr)
+	fs := newFlags("list", "list [--json] [ALGORITHM | FAMILY]", stderr)
 	asJSON := fs.Bool("json", false, "write the algorithms as a JSON array, for programs")
 	pos, code, ok := parse(fs, args)
 	if !ok {
@@ -31,22 +31,43 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		listAll(stdout)
 		return exitOK
 	case 1:
-		spec, err := algo.Lookup(pos[0])
-		if err != nil {
-			fmt.Fprintf(stderr, "dsim list: %v\n", err)
-			return exitError
+		specs := family(pos[0])
+		if specs == nil {
+			spec, err := algo.Lookup(pos[0])
+			if err != nil {
+				fmt.Fprintf(stderr, "dsim list: %v\n", err)
+				return exitError
+			}
+			specs = []*algo.Spec{spec}
 		}
 		if *asJSON {
-			return listJSON(stdout, stderr, []*algo.Spec{spec})
+			return listJSON(stdout, stderr, specs)
 		}
-		listAlgorithm(stdout, spec)
+		for i, spec := range specs {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			listAlgorithm(stdout, spec)
+		}
 		return exitOK
 	}
-	return usageError(fs, stderr, "want at most one algorithm name, got %d", len(pos))
+	return usageError(fs, stderr, "want at most one algorithm or family name, got %d", len(pos))
+}
+
+// family is the algorithms of the family named name ("order"), nil for
+// a name that is none.
+func family(name string) []*algo.Spec {
+	var out []*algo.Spec
+	for _, s := range algo.All() {
+		if s.Family() == name {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func listAll(w io.Writer) {
-	fmt.Fprintln(w, "ALGORITHMS by family (dsim list NAME shows one)")
+	fmt.Fprintln(w, "ALGORITHMS by family (dsim list NAME shows one, dsim list FAMILY a family)")
 	fmt.Fprintln(w)
 	all := algo.All()
 	width := len("algorithm")

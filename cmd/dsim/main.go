@@ -32,7 +32,7 @@ commands:
         run scenarios; print PASS/FAIL file:line for every expectation (ERROR
         for a script error, counted as failed) and a closing "N passed,
         N failed" line; exit 1 if any failed, 2 on a script error
-  list [--json] [ALGORITHM]
+  list [--json] [ALGORITHM | FAMILY]
         algorithms with their assumptions, configuration, commands, state
         keys and messages (--json: as JSON); topologies; latency
         distributions

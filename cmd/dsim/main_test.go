@@ -197,7 +197,7 @@ func TestBadUsage(t *testing.T) {
 		{[]string{"run", "--format", "xml", "testdata/pass.lua"}, `unknown format "xml"`},
 		{[]string{"check"}, "no scenario files given"},
 		{[]string{"api", "extra"}, "takes no arguments"},
-		{[]string{"list", "a", "b"}, "want at most one algorithm name"},
+		{[]string{"list", "a", "b"}, "want at most one algorithm or family name"},
 	} {
 		code, out, errOut := dsim(t, c.args...)
 		if code != exitError || !strings.Contains(errOut, c.says) || out != "" {
@@ -279,6 +279,18 @@ func TestList(t *testing.T) {
 	cr, _ := algo.Lookup("election.changroberts")
 	if n := script.LargestN(cr, script.CLI.Memory, true); !strings.Contains(one, fmt.Sprintf("\n  largest n: %d, ", n)) {
 		t.Errorf("list NAME should show the largest n, %d, got:\n%s", n, one)
+	}
+	// a family: each of its algorithms in full, in order, and no other
+	code, fam, errOut := dsim(t, "list", "order")
+	wantCode(t, code, exitOK, errOut)
+	var heads []string
+	for _, l := range strings.Split(fam, "\n") {
+		if name, _, ok := strings.Cut(l, " — "); ok && !strings.HasPrefix(l, " ") {
+			heads = append(heads, name)
+		}
+	}
+	if strings.Join(heads, " ") != "order.causal order.fifo order.total" || !strings.Contains(fam, "hold-back") {
+		t.Errorf("list FAMILY should show order.causal, order.fifo and order.total in full, got %v:\n%s", heads, fam)
 	}
 }
 

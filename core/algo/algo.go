@@ -170,6 +170,20 @@ type Assumptions struct {
 	// Traitors is the Byzantine faults the algorithm tolerates, processes
 	// that lie as their configuration says; the zero value: none.
 	Traitors Traitors
+	// Clocks is what the algorithm assumes of the hardware clocks and the
+	// fastest crossing, which the bounds it claims rest on; the zero
+	// value: nothing.
+	Clocks ClockModel
+}
+
+// ClockModel names the configuration keys of a physical clock
+// synchronization's model, each "" when it assumes nothing of the kind.
+type ClockModel struct {
+	Drift      string // ρ, in millionths: no clock drifts faster
+	MinLatency string // in ticks: no message arrives sooner
+	// Reference names the process whose clock reads true time (-1: the
+	// first in ring order), which a scenario leaves exact.
+	Reference string
 }
 
 // Traitors is how many lying processes an algorithm tolerates among how
@@ -262,6 +276,15 @@ func (a Assumptions) Lines() []string {
 	}
 	if a.Traitors.Rule != "" {
 		lines = append(lines, "traitors: "+a.Traitors.Rule)
+	}
+	if c := a.Clocks; c.Drift != "" {
+		lines = append(lines, "clocks: drift by at most "+c.Drift+" millionths")
+	}
+	if c := a.Clocks; c.MinLatency != "" {
+		lines = append(lines, "fastest crossing: no message arrives in less than "+c.MinLatency+" ticks")
+	}
+	if c := a.Clocks; c.Reference != "" {
+		lines = append(lines, "reference: the "+c.Reference+" process's clock reads true time")
 	}
 	return lines
 }

@@ -31,6 +31,9 @@ const (
 	recoveries
 	latency
 	traitors
+	early     // a crossing faster than the least latency the bounds assume
+	drifts    // a clock drifting faster than the bound
+	reference // the reference clock set off true time
 )
 
 // outside warns that w has left its algorithm's assumptions by b, unless it
@@ -66,6 +69,30 @@ func (w *world) checkLink(l sim.Link, line int, where string) {
 			longest = "arbitrarily long"
 		}
 		w.outside(latency, line, model, fmt.Sprintf("a message on %s may take %s (latency %s)", where, longest, l.Latency))
+	}
+	if k := a.Clocks.MinLatency; k != "" && l.Latency.Min() < float64(w.config.Int(k)) {
+		w.outside(early, line, fmt.Sprintf("no message in less than %s = %d ticks", k, w.config.Int(k)),
+			fmt.Sprintf("a message on %s may arrive in %g ticks (latency %s)", where, l.Latency.Min(), l.Latency))
+	}
+}
+
+// checkClock warns when a clock set at line, that of id with the offset
+// and drift given, leaves the algorithm's clock model.
+func (w *world) checkClock(id sim.NodeID, offset int64, drift float64, line int) {
+	c := w.spec.Assumptions.Clocks
+	if k := c.Drift; k != "" && math.Abs(drift)*1e6 > float64(w.config.Int(k)) {
+		w.outside(drifts, line, fmt.Sprintf("clocks drift by at most %s = %d millionths", k, w.config.Int(k)),
+			fmt.Sprintf("process %d's clock drifts by %g millionths (drift = %g)", id, drift*1e6, drift))
+	}
+	if k := c.Reference; k != "" && (offset != 0 || drift != 0) {
+		ref := w.config.ID(k)
+		if ref < 0 {
+			ref = w.s.IDs()[0] // the first in ring order
+		}
+		if id == ref {
+			w.outside(reference, line, fmt.Sprintf("the reference's clock reads true time, %s = %d", k, ref),
+				fmt.Sprintf("process %d's clock is set off it (offset = %d, drift = %g)", id, offset, drift))
+		}
 	}
 }
 

@@ -61,6 +61,20 @@ w:link(1, 2, {latency = {"exp", 1, 3}})`,
 		{"a round trip as long as the bully's timeout", `
 local w = sim.world{algorithm = "election.bully", n = 3, latency = 15, config = {T = 30}}`,
 			[]string{"2 (2 link crossings in a row in less than T ticks, T = 30): a message on the links may take up to 15 ticks"}},
+		{"a clock drifting faster than Berkeley's bound", `
+local w = sim.world{algorithm = "clock.berkeley", n = 3, config = {drift_ppm = 1000}}
+w:clock(3, {drift = 0.0005})
+w:clock(2, {drift = -0.2})`, []string{"4 (clocks drift by at most drift_ppm = 1000 millionths): process 2's clock drifts by -200000 millionths (drift = -0.2)"}},
+		{"a crossing faster than Cristian's min", `
+local w = sim.world{algorithm = "clock.cristian", n = 3, latency = {"uniform", 2, 5}, config = {min = 2}}
+w:link(3, 1, {latency = 1})`, []string{"3 (no message in less than min = 2 ticks): a message on the link 3->1 may arrive in 1 ticks (latency constant 1)"}},
+		{"NTP's reference clock set off true time", `
+local w = sim.world{algorithm = "clock.ntp", n = 4, config = {reference = 2}}
+w:clock(1, {offset = 30})
+w:clock(2, {drift = 0.001})`, []string{"4 (the reference's clock reads true time, reference = 2): process 2's clock is set off it (offset = 0, drift = 0.001)"}},
+		{"Cristian's default server is the first process", `
+local w = sim.world{algorithm = "clock.cristian", ids = {5, 3, 9}}
+w:clock(5, {offset = -4})`, []string{"3 (the reference's clock reads true time, server = 5): process 5's clock is set off it (offset = -4, drift = 0)"}},
 		{"two worlds warn each", `
 sim.world{algorithm = "mutex.lamport", n = 2, fifo = false}
 sim.world{algorithm = "mutex.lamport", n = 2, fifo = false}`,

@@ -50,7 +50,10 @@ const maxExact = 1 << 53
 // 2^53 is a mistake to name rather than to truncate.
 func toInt(v lua.LValue) (int64, error) {
 	n, ok := v.(lua.LNumber)
-	if !ok || float64(n) != math.Trunc(float64(n)) || math.Abs(float64(n)) > maxExact {
+	switch {
+	case ok && float64(n) == math.Trunc(float64(n)) && math.Abs(float64(n)) > maxExact:
+		return 0, fmt.Errorf("want an integer within ±2^53, got %s", describe(v))
+	case !ok || float64(n) != math.Trunc(float64(n)):
 		return 0, fmt.Errorf("want an integer, got %s", describe(v))
 	}
 	return int64(n), nil

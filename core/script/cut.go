@@ -9,8 +9,8 @@ import (
 )
 
 // wConsistent judges a cut of the world's trace: w:consistent{[id]=seq,
-// ...} gives each process the seq of the last of its events the cut holds
-// (-1 or missing: none), and returns whether it is consistent, the
+// ...} gives each process a seq, the cut holding its events up to it (-1
+// or missing: none), and returns whether it is consistent, the
 // messages that cross it backwards and those in flight across it (see
 // trace.JudgeCut).
 func wConsistent(w *world, L *lua.LState) int {
@@ -31,7 +31,7 @@ func wConsistent(w *world, L *lua.LState) int {
 		}
 		seq := get(L, v, method, fmt.Sprintf("cut[%d]", id), toInt)
 		if seq < -1 {
-			raise(L, "%s: cut[%d]: want the seq of an event of process %d, or -1 for none, got %d", method, id, id, seq)
+			raise(L, "%s: cut[%d]: want a seq (the cut holds process %d's events up to it), or -1 for none, got %d", method, id, id, seq)
 		}
 		cut[int(id)] = seq
 	})

@@ -30,7 +30,7 @@ print(ok, #back, #flight)
 	for _, c := range []struct{ src, want string }{
 		{`w:consistent(3)`, "w:consistent: cut: want a table of process id = seq, got 3"},
 		{`w:consistent{[9] = 1}`, "w:consistent: cut: no process 9"},
-		{`w:consistent{[1] = -2}`, "w:consistent: cut[1]: want the seq of an event of process 1, or -1 for none, got -2"},
+		{`w:consistent{[1] = -2}`, "w:consistent: cut[1]: want a seq (the cut holds process 1's events up to it), or -1 for none, got -2"},
 		{`w:consistent{[1] = "x"}`, "w:consistent: cut[1]: want an integer"},
 	} {
 		_, _, err := run(t, `local w = sim.world{algorithm = "mutex.ricartagrawala", n = 2}; w:run(); `+c.src)
@@ -64,7 +64,11 @@ print(#w:timestamps{node = 2}, #w:timestamps{type = "deliver"})
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}
-	_, _, err := run(t, `local w = sim.world{algorithm = "clock.vector", n = 2, trace = false}; w:run(); w:timestamps()`)
+	_, _, err := run(t, `local w = sim.world{algorithm = "clock.vector", n = 2}; w:run(); w:timestamps{node = 7}`)
+	if err == nil || !strings.Contains(err.Error(), "w:timestamps: node: no process 7 (ids: 1, 2)") {
+		t.Errorf("a filter on no process: error %v", err)
+	}
+	_, _, err = run(t, `local w = sim.world{algorithm = "clock.vector", n = 2, trace = false}; w:run(); w:timestamps()`)
 	if err == nil || !strings.Contains(err.Error(), "w:timestamps: this world records no trace") {
 		t.Errorf("untraced world: error %v", err)
 	}

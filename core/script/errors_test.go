@@ -29,6 +29,7 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"missing algorithm", `sim.world{n=3}`, `t.lua:1: sim.world: the key algorithm is required (known algorithms: ` + strings.Join(algoNames(), ", ") + `)`},
 		{"bad world key", "\nsim.world{algorithm='test.echo', n=3, nodes=4}", `t.lua:2: sim.world: unknown key "nodes" (known: ` + worldKeyNames() + `)`},
 		{"world key of the wrong type", `sim.world{algorithm="test.echo", n="three"}`, `t.lua:1: sim.world: n: want an integer, got "three"`},
+		{"integer beyond 2^53", `sim.world{algorithm="test.echo", n=3, seed=9.2e18}`, `t.lua:1: sim.world: seed: want an integer within ±2^53, got 9200000000000000000`},
 		{"world key on a later line", "local w = sim.world{\n  algorithm='test.echo',\n  n=3, latency={'uniform', 5, 1},\n}", `t.lua:1: sim.world: latency uniform 5 1: the upper bound is below the lower bound`},
 		{"unknown distribution", `sim.world{algorithm="test.echo", n=3, latency={"normal", 1, 2}}`, `t.lua:1: sim.world: latency: unknown distribution "normal" (known: ` + distNames() + `)`},
 		{"bad config value", `sim.world{algorithm="test.echo", n=3, config={hops="x"}}`, `t.lua:1: sim.world: config key "hops": want an integer, got the string "x"`},

@@ -48,7 +48,7 @@ var worldMethods = []entry[*world]{
 	{"workload", "{rate=, cs=, until_time=, nodes=, start=}", "", "Makes each process of nodes (default: all) request the critical section at Poisson times: rate requests per tick on average, from start (default now) until before until_time, each holding it cs ticks (`request{duration=cs}`). The times come from a stream of the world's seed, one per process and call. A request falling when the process is down is skipped, with a log event.", wWorkload},
 	{"count", "([{type=, kind=, node=}])", "integer", "The number of recorded trace events matching the filter (all keys optional). It scans the trace, so inside a hook or a `when` condition, which run at every event, count in a hook instead.", wCount},
 	{"events", "([{type=, kind=, node=}])", "list of events", "The recorded trace events matching the filter, as hook events.", wEvents},
-	{"consistent", "{[id]=seq, ...}", "ok, backward, in_flight", "Judges a cut of the trace: for each process, the seq of the last of its events the cut holds (-1 or missing: none). ok is whether the cut is consistent: no message crosses it backwards (delivered inside, sent outside). backward lists those messages and in_flight the messages sent inside and neither delivered nor dropped inside (the channels' states at the cut), each as {send=seq, deliver=seq or nil, from=, to=, kind=, id=}.", wConsistent},
+	{"consistent", "{[id]=seq, ...}", "ok, backward, in_flight", "Judges a cut of the trace: for each process, a seq: the cut holds the process's events up to it (its own event's seq, or any seq between that and its next event's; -1 or missing: none). ok is whether the cut is consistent: no message crosses it backwards (delivered inside, sent outside). backward lists those messages and in_flight the messages sent inside and neither delivered nor dropped inside (the channels' states at the cut), each as {send=seq, deliver=seq or nil, from=, to=, kind=, id=}.", wConsistent},
 	{"timestamps", "([{type=, kind=, node=}])", "list of rows", "The logical timestamps of the recorded events the filter selects (keys as w:events), computed from the trace whatever the algorithm keeps: sends, deliveries, timers, commands, crashes and recoveries, each as {seq=, node=, type=, lamport=, vector={...}}. A timer or a command whose handler sends is no event of its own: its first send is, as in the texts (p1 sending m1 is one event) and in the algorithms that keep logical clocks. lamport is one more than the larger of its process's previous event's and, for a delivery, its send's; vector holds one entry per process in the order of w:ids(), by the vector clock's rule, and is left out where a vector per event would pass a million entries (processes times events).", wTimestamps},
 }
 
@@ -440,6 +440,7 @@ func wClock(w *world, L *lua.LState) int {
 		drift = get(L, v, "w:clock", "drift", toNumber)
 	}
 	w.check(L, "w:clock", w.s.SetClock(id, sim.Time(offset), drift))
+	w.checkClock(id, offset, drift, w.r.currentLine(L, 0))
 	return 0
 }
 
@@ -688,7 +689,11 @@ func (w *world) filter(L *lua.LState, method string) func(*trace.Event) bool {
 			s := get(L, v, method, k, toString)
 			kind = &s
 		case "node":
-			node = int(get(L, v, method, k, toID))
+			id := get(L, v, method, k, toID)
+			if !w.s.Has(id) {
+				raise(L, "%s: node: no process %d (ids: %s)", method, id, w.idList())
+			}
+			node = int(id)
 		}
 	}
 	return func(e *trace.Event) bool {

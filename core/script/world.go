@@ -47,7 +47,7 @@ type world struct {
 	seqOut   *uint64 // receives the seq of the next event observed
 	cmdLine  int     // script line of the w:command in progress
 	recorded int     // events recorded since the last memory check
-	warned   uint8   // the breaches of the assumptions warned of, by bit
+	warned   uint16  // the breaches of the assumptions warned of, by bit
 	// texts is the bytes of text (log lines, check messages, command
 	// arguments, partitions) recorded since the last memory check.
 	texts int

@@ -83,6 +83,9 @@ func (d Dist) constant() bool {
 	return d.Kind == Constant || (d.Kind == Uniform && d.A == d.B)
 }
 
+// Min is the shortest latency a draw can give, in ticks.
+func (d Dist) Min() float64 { return math.Floor(d.A) }
+
 // Max is the longest latency a draw can give, in ticks: +Inf for an
 // exponential of positive mean, which has no bound.
 func (d Dist) Max() float64 {

@@ -50,13 +50,18 @@ func init() {
 	algo.DeclareProperty(Monotonic, "no clock runs backwards: each process's readings at its successive events never decrease, and no correction steps a clock back")
 }
 
-// External is the system model of external synchronization to a
-// reference (Cristian, NTP): lost and duplicated messages only delay a
-// correction, processes may crash and recover, and every reply comes
-// within timeout ticks.
-var External = algo.Assumptions{
-	Loss: true, Duplication: true, Crashes: algo.CrashRecovery,
-	Latency: algo.LatencyBound{Key: "timeout", Trips: 2, Timeout: true},
+// External is the system model of external synchronization to the
+// reference the configuration key reference names (Cristian, NTP): lost
+// and duplicated messages only delay a correction, processes may crash and
+// recover, every reply comes within timeout ticks and none sooner than
+// min, clocks drift by at most drift_ppm, and the reference's reads true
+// time.
+func External(reference string) algo.Assumptions {
+	return algo.Assumptions{
+		Loss: true, Duplication: true, Crashes: algo.CrashRecovery,
+		Latency: algo.LatencyBound{Key: "timeout", Trips: 2, Timeout: true},
+		Clocks:  algo.ClockModel{Drift: "drift_ppm", MinLatency: "min", Reference: reference},
+	}
 }
 
 // UTCClaims are the state keys of an external synchronization's claims
