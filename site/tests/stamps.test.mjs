@@ -21,14 +21,25 @@ w:run()
 
 // stamps computes the Lamport and vector timestamps of a parsed JSONL
 // world: sends, deliveries, timers, commands, crashes and recoveries are
-// events, in process order, a delivery after its send.
+// events, in process order, a delivery after its send; but a timer or a
+// command whose handler sends (its process's next events, before any event
+// elsewhere) is none: its first send is, and takes its place.
 function stamps(header, events) {
   const step = new Set(["send", "deliver", "timer", "command", "crash", "recover"]);
   const pos = new Map(header.ids.map((id, k) => [id, k]));
   const lastL = new Map(), lastV = new Map(), sentL = new Map(), sentV = new Map();
   const lamport = [], vector = [];
+  let cause = null; // {node, k}: the timer or command just stamped, at lamport[k]
   for (const e of events) {
+    if (cause && (e.node !== cause.node || (step.has(e.type) && e.type !== "send"))) cause = null;
     if (e.node === undefined || !step.has(e.type)) continue;
+    if (cause && e.type === "send") {
+      sentL.set(e.id, lastL.get(e.node));
+      sentV.set(e.id, lastV.get(e.node));
+      cause = null;
+      continue; // the send keeps the stamps pushed for its cause
+    }
+    if (e.type === "timer" || e.type === "command") cause = { node: e.node };
     let l = lastL.get(e.node) ?? 0;
     const v = [...(lastV.get(e.node) ?? header.ids.map(() => 0))];
     if (e.type === "deliver" && sentL.has(e.id)) {

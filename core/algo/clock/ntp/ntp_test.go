@@ -73,4 +73,11 @@ func TestRound(t *testing.T) {
 	if s := g.Take(); !slices.Equal(s, []algotest.Sent{{To: 2, Msg: clock.Reply{Seq: 3, T2: 7, T3: 7, Stratum: 1}}}) || len(g.Timers) != 0 {
 		t.Errorf("reference: sent %v, timers %v: want a stratum-1 reply and no polling", s, g.Timers)
 	}
+	// Its claim stays 0 however long the run, under the default 1% drift
+	// bound: its receiver keeps it on true time.
+	g.Time = 100_007
+	r.Receive(g, 2, clock.Request{Seq: 4})
+	if s := g.Take(); len(s) != 1 || s[0].Msg.(clock.Reply).Bound != 0 {
+		t.Errorf("reference at t=100007: sent %v, want a reply of bound 0", s)
+	}
 }
