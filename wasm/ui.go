@@ -338,6 +338,9 @@ func (a *app) loadExamples() {
 		a.showError("The examples could not be read: " + err.Error())
 	}
 	a.examples = exs
+	// the description shows two lines; a click, all of it
+	a.el.desc.SetAttribute("title", "Click to read it all")
+	onClick(a.el.desc, func() { a.el.desc.Class().Toggle("open") })
 	menu := a.el.examples
 	var group dom.Element
 	family := ""

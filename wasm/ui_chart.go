@@ -181,13 +181,16 @@ func (c *chartView) render() {
 	ch, key := c.charts[i], c.keys[i]
 	switch {
 	case key != "":
-		c.title.SetTextContent(key)
+		c.title.SetTextContent(strings.ToUpper(key[:1]) + key[1:])
+		c.svg.Call("setAttribute", "aria-label", key+" over time")
 		c.renderWorld(ch, key)
 	case c.comparing:
 		c.title.SetTextContent("Clock error")
+		c.svg.Call("setAttribute", "aria-label", "each world's largest clock error over time")
 		c.renderComparison(worlds)
 	default:
 		c.title.SetTextContent("Clock error")
+		c.svg.Call("setAttribute", "aria-label", "clock error over time")
 		c.renderWorld(ch, key)
 	}
 	c.cursor = rawSVG("line", "class", "cursor", "y1", "0", "y2", ftoa(chartH+markH))
@@ -207,14 +210,19 @@ func (p plot) y(err float64) string {
 }
 
 // spanOf is the values' range, with 0 in it for errors, a little wider so
-// that no line runs along an edge.
+// that no line runs along an edge; values that are never negative (a
+// balance, an error's size) are not given a negative scale.
 func spanOf(lo, hi int64, zero bool) plot {
 	if zero {
 		lo, hi = min(lo, 0), max(hi, 0)
 	}
 	l, h := float64(lo), float64(hi)
 	pad := max((h-l)*0.08, 1)
-	return plot{lo: l - pad, hi: h + pad}
+	p := plot{lo: l - pad, hi: h + pad}
+	if lo >= 0 {
+		p.lo = max(p.lo, 0)
+	}
+	return p
 }
 
 // renderWorld draws a line per process of chart ch, of state key key or
@@ -356,7 +364,11 @@ func (c *chartView) line(l int, pts []string, name string, last int64) {
 	class := fmt.Sprintf("line c%d", l%series.MaxLines)
 	pl := rawSVG("polyline", "class", class, "points", strings.Join(pts, " "), "data-name", name, "data-last", strconv.FormatInt(last, 10))
 	c.svg.Call("append", pl)
-	li := el("li", class, name)
+	// the last value beside the name: two replicas a unit apart differ
+	// by less than a pixel on the plot
+	li := el("li", class, name+" ")
+	li.AppendChild(el("b", "", strconv.FormatInt(last, 10)))
+	li.SetAttribute("title", name+" ends at "+strconv.FormatInt(last, 10))
 	c.legend.AppendChild(li)
 }
 

@@ -151,11 +151,11 @@ func (c *cutTool) judge() {
 		b.WriteString("Consistent cut")
 		c.verdict.SetAttribute("data-consistent", "true")
 	} else {
-		fmt.Fprintf(&b, "Inconsistent cut: %s crossing it backwards (%s)", plural(len(v.Backward), "message"), names(v.Backward))
+		fmt.Fprintf(&b, "Inconsistent cut: %s crossing it backwards (%s)", plural(len(v.Backward), "message"), c.names(v.Backward))
 		c.verdict.SetAttribute("data-consistent", "false")
 	}
 	if len(v.InFlight) > 0 {
-		fmt.Fprintf(&b, "; %s in flight across it (%s)", plural(len(v.InFlight), "message"), names(v.InFlight))
+		fmt.Fprintf(&b, "; %s in flight across it (%s)", plural(len(v.InFlight), "message"), c.names(v.InFlight))
 	}
 	c.verdict.RemoveAttribute("data-snapshot")
 	if c.rec >= 0 {
@@ -213,15 +213,28 @@ func recorded(rec *replay.Recording, ids []int) string {
 	return b.String()
 }
 
-// names lists messages as KIND from→to, the first few.
-func names(xs []trace.Crossing) string {
+// names lists messages as KIND from→to and which message it is, the
+// first few: a bank's transfer by its number and amount ("TRANSFER 1→2 #2
+// of 20"), as the checks and the snapshot name it, any other by its
+// message id in the log ("[m5]"), so that two messages on one channel are
+// told apart.
+func (c *cutTool) names(xs []trace.Crossing) string {
+	r := c.d.a.r
 	var parts []string
 	for i, x := range xs {
 		if i == 3 {
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s %d→%d", x.Kind, x.From, x.To))
+		which := fmt.Sprintf("[m%d]", x.MsgID)
+		if s, ok := r.IndexOfSeq(uint64(x.Send)); ok {
+			id, okID := trace.FieldOf(r.Events[s].Msg, "id")
+			amount, okAmount := trace.FieldOf(r.Events[s].Msg, "amount")
+			if okID && okAmount {
+				which = fmt.Sprintf("#%s of %s", id, amount)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s %d→%d %s", x.Kind, x.From, x.To, which))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -238,7 +251,11 @@ func (c *cutTool) draw() {
 	a, d := c.d.a, c.d
 	line, back, flight := "", "", ""
 	if c.on && a.dia != nil {
-		line = a.dia.CutPath(&d.v, c.at)
+		var upon []int
+		if c.rec >= 0 {
+			upon = c.recs[c.rec].Upon
+		}
+		line = a.dia.CutPath(&d.v, c.at, upon)
 		back = a.dia.FlightPath(&d.v, c.back)
 		flight = a.dia.FlightPath(&d.v, c.flight)
 	}

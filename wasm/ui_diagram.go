@@ -108,7 +108,7 @@ func newDiagramView(a *app, root dom.Element) *diagramView {
 		btn.SetAttribute("aria-label", b.title)
 		tools.AppendChild(btn)
 	}
-	tools.AppendChild(el("span", "dhint", "wheel: zoom · drag: pan · click an event: its causal past and future"))
+	tools.AppendChild(el("span", "dhint", "wheel: zoom · drag: pan · click an event: its causal past, future and concurrent events"))
 	d.cone = el("span", "cone-legend", "")
 	d.cone.SetAttribute("aria-live", "polite")
 	show(d.cone, false)
@@ -288,6 +288,11 @@ func (d *diagramView) measure() bool {
 		d.w, d.h = w, h
 		d.v.Left, d.v.Width = d.gutter, w-d.gutter
 		d.v.Top, d.v.Height = axisH, h-axisH
+		if d.a.dia != nil {
+			// the rows share the new height (a chart or a verdict took
+			// some), as Fit shares it, the time axis as it was
+			d.v.RowH = d.a.dia.RowH(d.v.Height)
+		}
 	}
 	return true
 }

@@ -136,7 +136,10 @@ func (v *stampView) draw(r *replay.Replay, out *spacetime.Drawing) {
 			v.text[k] = t
 			e.Set("textContent", t)
 		}
-		e.Call("setAttribute", "x", f1(x))
+		// a label of an event at the plot's edge stays whole inside it
+		half := float64(len(t)) * 3
+		lx := min(max(x, v.d.v.Left+half), v.d.v.Left+v.d.v.Width-half)
+		e.Call("setAttribute", "x", f1(lx))
 		e.Call("setAttribute", "y", f1(p.Y-7))
 	}
 	for k := len(texts); k < len(v.pool); k++ {

@@ -39,7 +39,9 @@ test("Snapshot draws the cut Chandy-Lamport recorded, and what it recorded", asy
   await page.waitForSelector("#clocks:not([hidden]) polyline", { timeout: patience });
   const lines = await page.$$eval("#clock-svg polyline", (ls) => ls.map((l) => `${l.dataset.name}=${l.dataset.last}`));
   assert.deepEqual(lines, ["P1=120", "P2=80", "P3=100"]);
-  assert.equal(await page.textContent("#clock-title"), "balance");
+  assert.equal(await page.textContent("#clock-title"), "Balance");
+  assert.equal(await page.getAttribute("#clock-svg", "aria-label"), "balance over time");
+  assert.ok(Number(await page.textContent("#clock-bottom")) >= 0, "balances that never go negative get no negative scale");
   await page.screenshot({ path: artifact("snapshot-bank.png") });
 
   // without FIFO links the marker overtakes a transfer: the recorded cut
@@ -49,7 +51,8 @@ test("Snapshot draws the cut Chandy-Lamport recorded, and what it recorded", asy
   v = await verdict(page);
   t.diagnostic(v.text);
   assert.equal(v.consistent, "false");
-  assert.match(v.text, /crossing it backwards/);
+  // two transfers on the channel 1→2, told apart as the checks tell them
+  assert.match(v.text, /crossing it backwards \(TRANSFER 1→2 #\d+ of \d+\)/);
   assert.match(v.text, /total 190/);
   await page.screenshot({ path: artifact("snapshot-broken-cut.png") });
 });
@@ -68,10 +71,12 @@ test("the replicated bank's replicas diverge under FIFO order and agree under to
     await page.selectOption("#world", String(i));
     await page.waitForFunction((i) => document.querySelector("#world").value === String(i) && !document.querySelector("#clocks").hidden, i, { timeout: patience });
     await page.waitForTimeout(200);
-    seen.push({ world: worlds[i], balances: (await balances()).sort() });
+    seen.push({ world: worlds[i], balances: (await balances()).sort(), legend: await page.$$eval("#clock-legend li", (ls) => ls.map((l) => l.textContent)) });
   }
   t.diagnostic(JSON.stringify(seen));
   assert.deepEqual(seen[0].balances, [1110, 1111], "FIFO: the replicas diverge");
+  // a unit apart on a scale of a thousand: the legend says where each ends
+  assert.deepEqual(seen[0].legend, ["P1 1111", "P2 1110"]);
   for (const s of seen.slice(1)) assert.deepEqual(s.balances, [1111, 1111], `${s.world}: the replicas agree`);
   await page.selectOption("#world", "0");
   await page.waitForTimeout(300);

@@ -16,7 +16,12 @@ type Recording struct {
 	// recorded cut: the process's recording event, or, when it recorded as
 	// a message arrived, its last event before that delivery. A process
 	// that did not record holds all its events (Recorded false).
-	At       []int
+	At []int
+	// Upon is, per process position, the index of the delivery on which
+	// it recorded, where it did (-1: it recorded at an event of its own,
+	// or not at all): where the recording happened in time, the state
+	// being that after At.
+	Upon     []int
 	Recorded []bool
 	Balance  []int // the recorded balances, by position
 	Channels []Channel
@@ -64,7 +69,10 @@ func (r *Replay) Recordings() []Recording {
 	get := func(id int) *Recording {
 		rec := byID[id]
 		if rec == nil {
-			rec = &Recording{ID: id, At: make([]int, len(r.Nodes)), Recorded: make([]bool, len(r.Nodes)), Balance: make([]int, len(r.Nodes))}
+			rec = &Recording{ID: id, At: make([]int, len(r.Nodes)), Upon: make([]int, len(r.Nodes)), Recorded: make([]bool, len(r.Nodes)), Balance: make([]int, len(r.Nodes))}
+			for p := range rec.Upon {
+				rec.Upon[p] = -1
+			}
 			byID[id] = rec
 			out = append(out, rec)
 		}
@@ -85,7 +93,7 @@ func (r *Replay) Recordings() []Recording {
 				rec.Recorded[p], rec.Balance[p], rec.At[p] = true, v[1], i
 				// recorded as a message arrived: before its delivery
 				if d := last[p]; d >= 0 && r.Events[d].Type == trace.Deliver && r.Events[d].Seq+1 == e.Seq {
-					rec.At[p] = r.before(d, p)
+					rec.At[p], rec.Upon[p] = r.before(d, p), d
 				}
 			case e.Key == snap.KeyChannel && len(v) >= 2 && len(v)%2 == 0:
 				c := Channel{From: v[1], To: e.Node}

@@ -43,6 +43,17 @@ func TestRecordingsOfTheBankSnapshot(t *testing.T) {
 	if !v.Consistent() || len(v.InFlight) != 2 {
 		t.Errorf("the recorded cut: consistent %v, %d in flight, want true and 2", v.Consistent(), len(v.InFlight))
 	}
+	// P1 initiates: it records at its own event; P2 and P3 record upon a
+	// MARKER's delivery, their state that after their previous event.
+	for p := range r.Nodes {
+		u := rec.Upon[p]
+		switch {
+		case p == 0 && u != -1:
+			t.Errorf("P1 recorded upon event %d, want at its own event", u)
+		case p > 0 && (u < 0 || r.Events[u].Type.String() != "deliver" || r.Events[u].Kind != "MARKER" || r.NodeOf(u) != p || u <= rec.At[p]):
+			t.Errorf("P%d recorded upon event %d, want a MARKER's delivery to it after %d", r.Nodes[p], u, rec.At[p])
+		}
+	}
 }
 
 // Without FIFO links the marker overtakes a transfer (snapshot/broken-cut):

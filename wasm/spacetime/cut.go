@@ -15,8 +15,11 @@ func (d *Diagram) RowAt(v *Viewport, y float64) (int, bool) {
 
 // CutPath draws a cut across the rows on screen: at[p] is the index of the
 // last event of the process at position p that the cut holds (-1: none),
-// and the line crosses that row just after it, or at the plot's left edge.
-func (d *Diagram) CutPath(v *Viewport, at []int) string {
+// and the line crosses that row just after it, or at the plot's left edge;
+// but where upon (nil: nowhere) holds an index for p, just before that
+// event, the one the cut was taken upon (a snapshot recorded as a marker
+// arrived), which may come much later.
+func (d *Diagram) CutPath(v *Viewport, at, upon []int) string {
 	var b []byte
 	for k := range d.rows(v) {
 		s := v.at(k)
@@ -28,8 +31,11 @@ func (d *Diagram) CutPath(v *Viewport, at []int) string {
 			continue
 		}
 		x := v.Left
-		if i := at[s.p]; i >= 0 {
-			x = clip(v.X(float64(d.R.Events[i].T))+4, v.Left, v.Left+v.Width)
+		switch {
+		case s.p < len(upon) && upon[s.p] >= 0:
+			x = clip(v.X(float64(d.R.Events[upon[s.p]].T))-4, v.Left, v.Left+v.Width)
+		case at[s.p] >= 0:
+			x = clip(v.X(float64(d.R.Events[at[s.p]].T))+4, v.Left, v.Left+v.Width)
 		}
 		if b == nil {
 			b = moveTo(b, x, y-v.RowH/2)

@@ -866,14 +866,8 @@ func ticks(v *Viewport, t0, t1 float64) []Tick {
 // given size, and all its rows when they fit; see Collapse.
 func (d *Diagram) Fit(left, width, top, height float64) Viewport {
 	span := math.Max(float64(d.EndT), 1)
-	// Rows share the height down to 14 px each; below that they keep 22 px
-	// and the plot scrolls.
-	rowH := math.Min(48, height/math.Max(float64(len(d.R.Nodes)), 1))
-	if rowH < 14 {
-		rowH = 22
-	}
 	pad := 12.0
-	v := Viewport{Scale: (width - 2*pad) / span, Left: left, Width: width, Top: top, Height: height, RowH: rowH}
+	v := Viewport{Scale: (width - 2*pad) / span, Left: left, Width: width, Top: top, Height: height, RowH: d.RowH(height)}
 	if d.Collapse && d.gaps != nil {
 		// The gaps take GapW each, the rest of the width is linear; a gap
 		// that would then be narrower than GapW is not collapsed, and
@@ -891,6 +885,17 @@ func (d *Diagram) Fit(left, width, top, height float64) Viewport {
 	}
 	v.T0 = v.pInv(-pad)
 	return v
+}
+
+// RowH is the height of a row in a plot height px tall: rows share the
+// height, up to 48 px each and down to 14; below that they keep 22 px and
+// the plot scrolls.
+func (d *Diagram) RowH(height float64) float64 {
+	rowH := math.Min(48, height/math.Max(float64(len(d.R.Nodes)), 1))
+	if rowH < 14 {
+		rowH = 22
+	}
+	return rowH
 }
 
 // ZoomAt scales the viewport by f around x (pixels), keeping the time under
