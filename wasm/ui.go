@@ -338,9 +338,23 @@ func (a *app) loadExamples() {
 		a.showError("The examples could not be read: " + err.Error())
 	}
 	a.examples = exs
-	// the description shows two lines; a click, all of it
-	a.el.desc.SetAttribute("title", "Click to read it all")
-	onClick(a.el.desc, func() { a.el.desc.Class().Toggle("open") })
+	// the description shows two lines; a click (or Enter), all of it
+	d := a.el.desc
+	d.SetAttribute("title", "Click to read it all")
+	d.SetAttribute("tabindex", "0")
+	d.SetAttribute("role", "button")
+	d.SetAttribute("aria-expanded", "false")
+	toggle := func() {
+		d.Class().Toggle("open")
+		d.SetAttribute("aria-expanded", fmt.Sprint(d.Class().Contains("open")))
+	}
+	onClick(d, toggle)
+	on(d.Underlying(), "keydown", func(ev js.Value) {
+		if k := ev.Get("key").String(); k == "Enter" || k == " " {
+			ev.Call("preventDefault")
+			toggle()
+		}
+	})
 	menu := a.el.examples
 	var group dom.Element
 	family := ""
@@ -1412,7 +1426,7 @@ func (a *app) wireKeys() {
 		// Other keys belong to whatever has the focus when it takes text
 		// or has its own keys.
 		target := ev.Get("target")
-		if target.Call("closest", "input, select, textarea, button, .cm-editor, [contenteditable]").Truthy() {
+		if target.Call("closest", "input, select, textarea, button, [role=button], .cm-editor, [contenteditable]").Truthy() {
 			return
 		}
 		handled := true

@@ -25,6 +25,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -352,8 +353,14 @@ func (c *chartView) axes(p plot, end int64, errors bool) {
 		c.svg.Call("append", rawSVG("line", "class", "zero", "x1", "0", "x2", ftoa(chartW), "y1", p.y(0), "y2", p.y(0)))
 		format = "%+.0f"
 	}
-	c.top.SetTextContent(fmt.Sprintf(format, p.hi))
-	c.bottom.SetTextContent(fmt.Sprintf(format, p.lo))
+	label := func(v float64) string {
+		if math.Round(v) == 0 {
+			return "0"
+		}
+		return fmt.Sprintf(format, v)
+	}
+	c.top.SetTextContent(label(p.hi))
+	c.bottom.SetTextContent(label(p.lo))
 	c.end.SetTextContent("t=" + fmtInt(int(end)))
 	c.t1 = float64(end)
 }

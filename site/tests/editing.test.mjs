@@ -235,3 +235,22 @@ test("a malformed link says what is wrong and loses nothing", async (t) => {
   await runState(page, "done");
   assert.match(await page.locator("#error").textContent(), /^The share link points at event 100000 of world 2, which has \d+ events: showing the end of the run instead\.$/);
 });
+
+// An example's description shows two lines, an ellipsis where it goes on;
+// a click, Enter or Space opens it all, and closes it again.
+test("the description opens in full on a click or from the keyboard", async (t) => {
+  const page = await fresh(t, { viewport: big });
+  await pickExample(page, "snapshot/concurrent.lua");
+  const d = page.locator("#example-desc");
+  const height = () => d.evaluate((e) => e.getBoundingClientRect().height);
+  const closed = await height();
+  assert.ok(await d.evaluate((e) => e.scrollHeight > e.clientHeight), "the description goes on past its two lines");
+  await d.click();
+  assert.equal(await d.getAttribute("aria-expanded"), "true");
+  assert.ok((await height()) > closed, "a click opens the description");
+  await d.press("Enter");
+  assert.equal(await d.getAttribute("aria-expanded"), "false");
+  assert.equal(await height(), closed, "Enter closes it again");
+  await d.press(" ");
+  assert.equal(await d.getAttribute("aria-expanded"), "true", "Space opens it");
+});
