@@ -81,7 +81,6 @@ func wTimestamps(w *world, L *lua.LState) int {
 	vector := int64(len(ids))*int64(w.rec.Len()) <= maxVectorEntries
 	st := trace.NewStamper(len(ids), vector)
 	out := L.NewTable()
-	cause := false // the last row is a timer's or a command's
 	w.rec.Each(func(e *trace.Event) {
 		p, ok := pos[e.Node]
 		if !ok {
@@ -91,15 +90,13 @@ func wTimestamps(w *world, L *lua.LState) int {
 		if !ok {
 			return
 		}
-		if st.Absorbed() && cause {
+		if seq, ok := st.Absorbed(); ok && out.Len() > 0 && out.RawGetInt(out.Len()).(*lua.LTable).RawGetString("seq") == lua.LNumber(seq) {
 			// its send stands for it: it was no event of its own
 			out.Remove(out.Len())
 		}
-		cause = false
 		if !match(e) {
 			return
 		}
-		cause = e.Type == trace.Timer || e.Type == trace.Command
 		w.r.budget.charge(goCallCost, "building the timestamps of "+method)
 		row := L.CreateTable(0, 5)
 		row.RawSetString("seq", lua.LNumber(e.Seq))

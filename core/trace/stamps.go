@@ -34,9 +34,11 @@ type Stamper struct {
 	sentL  map[uint64]int // by message id: its send's timestamps (a duplicate shares them)
 	sentV  map[uint64][]int32
 	// cause is the position of the process whose timer or command the
-	// last event was (-1: none), whose first send takes its timestamp;
-	// absorbed is whether the last event stamped did.
+	// last event was (-1: none), whose first send takes its timestamp,
+	// and causeSeq that event's seq; absorbed is whether the last event
+	// stamped took it.
 	cause    int
+	causeSeq uint64
 	absorbed bool
 }
 
@@ -73,7 +75,7 @@ func (s *Stamper) Stamp(e *Event, p int) (l int, v []int32, ok bool) {
 		return l, v, true
 	}
 	if e.Type == Timer || e.Type == Command {
-		s.cause = p
+		s.cause, s.causeSeq = p, e.Seq
 	}
 	l = s.lastL[p]
 	sl, recv := 0, false
@@ -107,6 +109,6 @@ func (s *Stamper) Stamp(e *Event, p int) (l int, v []int32, ok bool) {
 
 // Absorbed reports whether the last event stamped was the first send of a
 // timer's or a command's handler, which took the timer's or command's
-// timestamp: that earlier event is then no event of its own, and its
-// caller leaves it out.
-func (s *Stamper) Absorbed() bool { return s.absorbed }
+// timestamp, and gives that earlier event's seq: it is then no event of its
+// own, and the caller leaves it out.
+func (s *Stamper) Absorbed() (seq uint64, ok bool) { return s.causeSeq, s.absorbed }

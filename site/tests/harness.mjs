@@ -153,6 +153,15 @@ export async function pickExample(page, path) {
   await page.selectOption("#examples", path);
 }
 
+// runExample runs the example at path and waits until the run is done and
+// its world is drawn on the diagram.
+export async function runExample(page, path) {
+  await pickExample(page, path);
+  await page.click("#run");
+  await runState(page, "done");
+  await page.waitForFunction(() => document.querySelector("#diagram svg")?.hasAttribute("data-plot"), null, { timeout: patience });
+}
+
 function slug(s) {
   return s.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
 }

@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { playground, pickExample, runState, artifact, patience, root, cli } from "./harness.mjs";
+import { playground, runState, artifact, patience, root, cli, runExample } from "./harness.mjs";
 
 const pg = playground();
 before(pg.start);
@@ -23,12 +23,6 @@ function eventTimes(path) {
   const worlds = lines.filter((e) => e.type === "world");
   assert.equal(worlds.length, 1, `${path} has one world`);
   return lines.filter((e) => e.type !== "world").map((e) => e.t);
-}
-
-async function runExample(page, path) {
-  await pickExample(page, path);
-  await page.click("#run");
-  await runState(page, "done");
 }
 
 // watchCursor records, in the page, the cursor and the time "#time" shows

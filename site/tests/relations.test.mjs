@@ -4,18 +4,11 @@
 // protocol's phases, stable logs and blocked sites.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { playground, runState, pickExample, artifact, patience } from "./harness.mjs";
+import { playground, artifact, runExample } from "./harness.mjs";
 
 const pg = playground();
 before(() => pg.start());
 after(() => pg.stop());
-
-async function runExample(page, path) {
-  await pickExample(page, path);
-  await page.click("#run");
-  await runState(page, "done");
-  await page.waitForFunction(() => document.querySelector("#diagram svg")?.hasAttribute("data-plot"), null, { timeout: patience });
-}
 
 // scrubTo puts the cursor after the last event at time t or before.
 async function scrubTo(page, t) {

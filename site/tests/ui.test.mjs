@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { playground, pickExample, runState, artifact, patience, root, cli, uiReady } from "./harness.mjs";
+import { playground, runState, artifact, patience, root, cli, uiReady, runExample } from "./harness.mjs";
 
 const pg = playground();
 before(pg.start);
@@ -54,12 +54,6 @@ function finalLeaders(events) {
     }
   }
   return [...leader.entries()].filter(([n]) => up.get(n) !== false).map(([, l]) => l);
-}
-
-async function runExample(page, path) {
-  await pickExample(page, path);
-  await page.click("#run");
-  await runState(page, "done");
 }
 
 // arrowsDrawn counts the arrows in the diagram's SVG: every delivered

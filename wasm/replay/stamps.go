@@ -14,23 +14,12 @@ const MaxVector = 16
 // an event without one: see trace.Stamped, and a timer or a command whose
 // first send stands for it, trace.Stamper.Absorbed).
 func (r *Replay) Lamport() []int {
-	if r.lamport != nil {
-		return r.lamport
+	if r.lamport == nil {
+		c := make([]int, len(r.Events))
+		r.stamp(false, func(i, l int, _ []int32) { c[i] = l })
+		r.lamport = c
 	}
-	c := make([]int, len(r.Events))
-	st := trace.NewStamper(len(r.Nodes), false)
-	cause := 0
-	for i := range r.Events {
-		c[i], _, _ = st.Stamp(&r.Events[i], int(r.nodeOf[i]))
-		if st.Absorbed() {
-			c[cause] = 0 // its send stands for it
-		}
-		if t := r.Events[i].Type; t == trace.Timer || t == trace.Command {
-			cause = i
-		}
-	}
-	r.lamport = c
-	return c
+	return r.lamport
 }
 
 // Vector is each event's vector timestamp, entries by process position
@@ -39,21 +28,25 @@ func (r *Replay) Vector() ([][]int32, bool) {
 	if len(r.Nodes) > MaxVector {
 		return nil, false
 	}
-	if r.vector != nil {
-		return r.vector, true
+	if r.vector == nil {
+		v := make([][]int32, len(r.Events))
+		r.stamp(true, func(i, _ int, x []int32) { v[i] = x })
+		r.vector = v
 	}
-	v := make([][]int32, len(r.Events))
-	st := trace.NewStamper(len(r.Nodes), true)
-	cause := 0
+	return r.vector, true
+}
+
+// stamp puts each event's timestamps, and then the zero ones of a timer or
+// a command whose first send stood for it.
+func (r *Replay) stamp(vector bool, put func(i, l int, v []int32)) {
+	st := trace.NewStamper(len(r.Nodes), vector)
 	for i := range r.Events {
-		_, v[i], _ = st.Stamp(&r.Events[i], int(r.nodeOf[i]))
-		if st.Absorbed() {
-			v[cause] = nil // its send stands for it
-		}
-		if t := r.Events[i].Type; t == trace.Timer || t == trace.Command {
-			cause = i
+		l, v, _ := st.Stamp(&r.Events[i], int(r.nodeOf[i]))
+		put(i, l, v)
+		if seq, ok := st.Absorbed(); ok {
+			if j, ok := r.IndexOfSeq(seq); ok {
+				put(j, 0, nil)
+			}
 		}
 	}
-	r.vector = v
-	return v, true
 }
